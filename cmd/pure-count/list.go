@@ -1,0 +1,33 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"workbench/perfcount"
+	"workbench/perfcount/workload"
+)
+
+func cmdList(args []string, stdout io.Writer) error {
+	if len(args) > 0 {
+		return usageError("list takes no arguments")
+	}
+	all := workload.All()
+	width := 0
+	for _, w := range all {
+		width = max(width, len(w.Name))
+	}
+	for _, w := range all {
+		fmt.Fprintf(stdout, "%-*s  %s\n", width, w.Name, w.Description)
+	}
+	return nil
+}
+
+func cmdEvents(args []string, stdout io.Writer) error {
+	if len(args) > 0 {
+		return usageError("events takes no arguments")
+	}
+	fmt.Fprintln(stdout, strings.Join(perfcount.GenericEvents(), "\n"))
+	return nil
+}

@@ -1,0 +1,274 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"workbench/perfcount"
+	"workbench/perfcount/workload"
+)
+
+// measureCmd is the hidden subcommand a fresh child process runs to count
+// one workload once; `run` starts it (under valgrind for callgrind).
+const measureCmd = "__measure"
+
+// runLine is one JSON line of `run --json`: one event of one repeat.
+type runLine struct {
+	Kind        string            `json:"kind"`
+	Workload    string            `json:"workload"`
+	Ops         int               `json:"ops"`
+	Repeat      int               `json:"repeat"`
+	Event       string            `json:"event"`
+	Value       uint64            `json:"value"`
+	PerOp       float64           `json:"per_op"`
+	Source      perfcount.Source  `json:"source"`
+	Multiplexed bool              `json:"multiplexed"`
+	WallNs      int64             `json:"wall_ns"`
+	CPUNs       int64             `json:"cpu_ns"`
+	Machine     perfcount.Machine `json:"machine"`
+}
+
+// measured is what a child prints: the counts of one region.
+type measured struct {
+	Workload string            `json:"workload"`
+	Ops      int               `json:"ops"`
+	Counts   []perfcount.Count `json:"counts"`
+	WallNs   int64             `json:"wall_ns"`
+	CPUNs    int64             `json:"cpu_ns"`
+	Machine  perfcount.Machine `json:"machine"`
+}
+
+func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("run", stderr)
+	var c common
+	c.register(fs)
+	ops := fs.Int("n", 0, "operations per region (default: the workload's own)")
+	dumpDir := fs.String("dump-dir", "", "callgrind: keep each run's callgrind dump as `DIR`/WORKLOAD.REPEAT.callgrind")
+	if err := fs.Parse(args); err != nil {
+		return usageError(err.Error())
+	}
+	backend, evs, err := c.parse()
+	if err != nil {
+		return err
+	}
+	names := fs.Args()
+	if len(names) == 0 {
+		return usageError("run: name at least one workload (see pure-count list)")
+	}
+	var ws []workload.Workload
+	for _, n := range names {
+		w, ok := workload.Lookup(n)
+		if !ok {
+			return usageError(fmt.Sprintf("run: no workload %q (see pure-count list)", n))
+		}
+		ws = append(ws, w)
+	}
+	if *ops < 0 {
+		return usageError(fmt.Sprintf("-n %d: operations must be positive", *ops))
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("run: finding this executable to start fresh processes: %w", err)
+	}
+	if backend == perfcount.BackendCallgrind {
+		if _, err := perfcount.ValgrindPath(); err != nil {
+			return err
+		}
+	}
+	enc := json.NewEncoder(stdout)
+	tw := tabwriter.NewWriter(stdout, 2, 8, 2, ' ', tabwriter.AlignRight)
+	if !c.json {
+		fmt.Fprintln(tw, "workload\tops\tevent\tper op\tsource\truns\tmin\tmax\tspread\t")
+	}
+	for _, w := range ws {
+		n := *ops
+		if n == 0 {
+			n = w.DefaultOps
+		}
+		var all []measured
+		for rep := 1; rep <= c.repeat; rep++ {
+			keep := ""
+			if *dumpDir != "" && backend == perfcount.BackendCallgrind {
+				keep, err = filepath.Abs(filepath.Join(*dumpDir, fmt.Sprintf("%s.%d.callgrind", w.Name, rep)))
+				if err != nil {
+					return err
+				}
+				if err := os.MkdirAll(*dumpDir, 0o755); err != nil {
+					return err
+				}
+			}
+			m, err := measureInChild(ctx, self, backend, c.events, w.Name, n, keep)
+			if err != nil {
+				return err
+			}
+			all = append(all, m)
+			if c.json {
+				for _, cnt := range m.Counts {
+					enc.Encode(runLine{Kind: "run", Workload: w.Name, Ops: n, Repeat: rep, Event: cnt.Event,
+						Value: cnt.Value, PerOp: float64(cnt.Value) / float64(n), Source: cnt.Source,
+						Multiplexed: cnt.Multiplexed, WallNs: m.WallNs, CPUNs: m.CPUNs, Machine: m.Machine})
+				}
+			}
+		}
+		for j, ev := range evs {
+			vals := make([]float64, len(all))
+			plex := 0
+			for i, m := range all {
+				vals[i] = float64(m.Counts[j].Value) / float64(n)
+				if m.Counts[j].Multiplexed {
+					plex++
+				}
+			}
+			s := summarise(vals)
+			src := all[0].Counts[j].Source
+			if c.json {
+				if c.repeat > 1 {
+					enc.Encode(summaryLine{Kind: "summary", Workload: w.Name, Event: ev.Name, Source: src, summary: s})
+				}
+				continue
+			}
+			mark := ""
+			if plex > 0 {
+				mark = fmt.Sprintf(" [multiplexed %d/%d]", plex, len(all))
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%d\t%s\t%s\t%.4f%%%s\t\n", w.Name, n, ev.Name, group3(s.Median), src,
+				s.N, group3(s.Min), group3(s.Max), 100*s.Spread, mark)
+		}
+	}
+	return tw.Flush()
+}
+
+// measureInChild counts one workload once in a fresh process.
+func measureInChild(ctx context.Context, self string, backend perfcount.Backend, events, name string, ops int, keep string) (measured, error) {
+	childArgs := []string{measureCmd, "--backend", string(backend), "-n", strconv.Itoa(ops), "--quiet-start"}
+	if keep != "" {
+		childArgs = append(childArgs, "--keep-dump", keep)
+	}
+	if events != "" {
+		childArgs = append(childArgs, "-e", events)
+	}
+	childArgs = append(childArgs, name)
+	env := os.Environ()
+	var cmd *exec.Cmd
+	switch backend {
+	case perfcount.BackendCallgrind:
+		dir, err := os.MkdirTemp("", "purecount-")
+		if err != nil {
+			return measured{}, err
+		}
+		defer os.RemoveAll(dir)
+		out := filepath.Join(dir, "callgrind.out")
+		vgArgs := append(perfcount.CallgrindArgs(out), "--log-file="+filepath.Join(dir, "valgrind.log"), self)
+		cmd = exec.CommandContext(ctx, "valgrind", append(vgArgs, childArgs...)...)
+		env = append(env, perfcount.CallgrindEnv(out)...)
+		defer func() {
+			if cmd.ProcessState != nil && !cmd.ProcessState.Success() {
+				b, _ := os.ReadFile(filepath.Join(dir, "valgrind.log"))
+				fmt.Fprintln(os.Stderr, "valgrind log:", lastLines(string(b), 8))
+			}
+		}()
+	default:
+		cmd = exec.CommandContext(ctx, self, childArgs...)
+		env = append(env, "GOGC=off", "GOMAXPROCS=1")
+	}
+	cmd.Env = env
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	after, cleanup, err := quietParent(cmd)
+	if err != nil {
+		return measured{}, err
+	}
+	defer cleanup()
+	err = cmd.Start()
+	if err == nil {
+		if herr := after(); herr != nil {
+			cmd.Process.Kill()
+		}
+		err = cmd.Wait()
+	}
+	if err != nil {
+		msg := lastLines(errb.String(), 3)
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			msg = strings.TrimPrefix(msg, "pure-count: ")
+			return measured{}, fmt.Errorf("workload %s: %s (child %v)", name, msg, ee.ProcessState)
+		}
+		return measured{}, fmt.Errorf("workload %s: starting the child: %w", name, err)
+	}
+	var m measured
+	if err := json.Unmarshal(out.Bytes(), &m); err != nil {
+		return measured{}, fmt.Errorf("workload %s: the child printed no result (%v); stderr: %s", name, err, lastLines(errb.String(), 3))
+	}
+	return m, nil
+}
+
+// cmdMeasure runs in the fresh child: it prepares the workload, counts it in
+// one region and prints one JSON object.
+func cmdMeasure(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet(measureCmd, flag.ContinueOnError)
+	backendName := fs.String("backend", "perf", "")
+	events := fs.String("e", "instructions", "")
+	ops := fs.Int("n", 1, "")
+	keep := fs.String("keep-dump", "", "")
+	quiet := fs.Bool("quiet-start", false, "")
+	if err := fs.Parse(args); err != nil || fs.NArg() != 1 {
+		return usageError("__measure is internal: --backend B -e EVENTS -n OPS WORKLOAD")
+	}
+	backend, err := perfcount.ParseBackend(*backendName)
+	if err != nil {
+		return err
+	}
+	evs, err := perfcount.ParseEvents(*events)
+	if err != nil {
+		return err
+	}
+	w, ok := workload.Lookup(fs.Arg(0))
+	if !ok {
+		return fmt.Errorf("no workload %q", fs.Arg(0))
+	}
+	runFn, cleanup, err := w.New(*ops)
+	if err != nil {
+		return fmt.Errorf("preparing %s: %w", w.Name, err)
+	}
+	if cleanup != nil {
+		defer cleanup()
+	}
+	r, err := perfcount.NewRegion(backend, evs)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	r.KeepCallgrindDump(*keep)
+	if *quiet {
+		settleHeap()
+		if err := quietChild(); err != nil {
+			return err
+		}
+	}
+	wall, cpu, err := timedMeasure(r, runFn)
+	if err != nil {
+		return err
+	}
+	return json.NewEncoder(stdout).Encode(measured{
+		Workload: w.Name, Ops: *ops, Counts: r.Counts(), WallNs: wall, CPUNs: cpu, Machine: perfcount.ThisMachine(),
+	})
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, " | ")
+}

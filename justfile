@@ -1,0 +1,22 @@
+# Recipes of the instruction-counting workbench; `just --list` shows them.
+# Arguments are written key=value, e.g. `just count r=5 w=sort-ints-10k`.
+# Every recipe is one command that also runs without just.
+
+set shell := ["bash", "-euo", "pipefail", "-c"]
+set positional-arguments := true
+
+# Run the tests (the README's test command).
+test:
+    go test ./...
+
+# Count registered workloads. Keys: backend=callgrind|perf r=REPEATS n=OPS w="W1 W2" (default all)
+count *args:
+    ./scripts/kv pure-count-run "$@"
+
+# Count a whole command like perf stat. Keys: e=EVENTS r=REPEATS backend=perf|callgrind cmd="CMD ARGS"
+stat *args:
+    ./scripts/kv pure-count-stat "$@"
+
+# Go benchmarks with instructions/op (under callgrind where there is no PMU). Keys: pkg=./perfcount/... bench=REGEXP n=ITERATIONS
+bench *args:
+    ./scripts/bench-count "$@"
