@@ -1,0 +1,55 @@
+package judge
+
+import (
+	"math"
+	"testing"
+
+	"workbench/perfcount"
+)
+
+func TestDisturbanceRule_Outliers(t *testing.T) {
+	xs := []float64{0.90, 0.905, 0.898, 0.902, 0.783, 0.901} // one run lost 13 %
+	med, limit, out, ok := DefaultDisturbance.outliers(xs)
+	if !ok || math.Abs(med-0.9005) > 1e-12 || limit != DefaultDisturbance.Floor {
+		t.Errorf("median %v limit %v ok %v", med, limit, ok)
+	}
+	for i, o := range out {
+		if o != (i == 4) {
+			t.Errorf("run %d: disturbed %v", i, o)
+		}
+	}
+	// A wide side widens the limit beyond the floor: 10 % apart is normal.
+	wide := []float64{1.0, 1.1, 0.9, 1.05, 0.95, 1.1}
+	if _, limit, out, _ := DefaultDisturbance.outliers(wide); limit <= 0.03 || slicesAny(out) {
+		t.Errorf("wide side: limit %v, flagged %v", limit, out)
+	}
+	if _, _, _, ok := DefaultDisturbance.outliers([]float64{1, 2}); ok {
+		t.Error("two runs were checked")
+	}
+}
+
+func slicesAny(bs []bool) bool {
+	for _, b := range bs {
+		if b {
+			return true
+		}
+	}
+	return false
+}
+
+func TestJudge_AA_FewFalseDisturbances(t *testing.T) {
+	// Clean runs with 0.7 % noise: a run is flagged in under 2 % of
+	// experiments.
+	rng := newRand(t, 21)
+	flagged := 0
+	const sims = 1000
+	for range sims {
+		s := sim{workload: "aa", pairs: 6, timeNoise: 0.007, countNoise: 0.001, timeRatio: 1, countRatio: 1, source: perfcount.SourceCallgrind}
+		if len(Judge(s.runs(rng), DefaultCriteria, nil, Options{}).Workloads[0].Disturbed) > 0 {
+			flagged++
+		}
+	}
+	if rate := float64(flagged) / sims; rate > 0.02 {
+		t.Errorf("%.1f %% of clean experiments had a disturbed run, want ≤ 2 %%", 100*rate)
+	}
+}

@@ -1,0 +1,287 @@
+package judge
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+
+	"workbench/experiments/record"
+	"workbench/perfcount"
+)
+
+// Judge compares the before and after runs of an experiment, workload by
+// workload, and gives each workload and the experiment a verdict.
+//
+// runs are the experiment's runs, in any order. crit are its criteria
+// (DefaultCriteria when it wrote none). calib are A/A calibration runs (the
+// same build on both sides), nil when there are none; they measure the
+// noise of counts. Zero fields of opts take DefaultOptions.
+//
+// Judge is a pure function of its arguments: it does no I/O and the same
+// arguments always give the same Report.
+func Judge(runs []record.Run, crit Criteria, calib []record.Run, opts Options) Report {
+	opts = opts.withDefaults()
+	rep := Report{Criteria: crit, Options: opts}
+	groups, warns := groupRuns(runs)
+	rep.Warnings = append(rep.Warnings, warns...)
+	calGroups, calWarns := groupRuns(calib)
+	for _, w := range calWarns {
+		rep.Warnings = append(rep.Warnings, fmt.Errorf("calibration: %w", w))
+	}
+	byName := make(map[string]*workloadRuns, len(calGroups))
+	for i := range calGroups {
+		byName[calGroups[i].name] = &calGroups[i]
+	}
+	for _, g := range groups {
+		w := judgeWorkload(g, byName[g.name], crit.For(g.name), opts)
+		if len(calib) > 0 && byName[g.name] == nil {
+			w.Warnings = append(w.Warnings, fmt.Errorf("no calibration runs of %s: noise from this experiment's within-side spread", g.name))
+		}
+		rep.Workloads = append(rep.Workloads, w)
+	}
+	rep.Verdict, rep.Reason = overall(rep.Workloads)
+	return rep
+}
+
+// judgeWorkload judges one workload: pair table, disturbances, every
+// metric, and the combined verdict.
+func judgeWorkload(w workloadRuns, cal *workloadRuns, lim Limits, opts Options) WorkloadResult {
+	res := WorkloadResult{Workload: w.name, Limits: lim, Time: NotMeasured, Instructions: NotMeasured}
+
+	// 1. The pair table: which pairs are complete and succeeded.
+	rows := make([]PairRow, len(w.pairs))
+	for i, p := range w.pairs {
+		row := PairRow{Pair: p.num, Status: PairClean, First: firstSide(p)}
+		switch {
+		case p.before == nil:
+			row.Status, row.Note = PairIncomplete, "no before run"
+		case p.after == nil:
+			row.Status, row.Note = PairIncomplete, "no after run"
+		case p.before.ExitCode != 0:
+			row.Status, row.Note = PairFailed, fmt.Sprintf("before run exited with status %d", p.before.ExitCode)
+		case p.after.ExitCode != 0:
+			row.Status, row.Note = PairFailed, fmt.Sprintf("after run exited with status %d", p.after.ExitCode)
+		}
+		rows[i] = row
+	}
+
+	// 2. Disturbed runs, side by side, and the pairs they disturb.
+	for _, side := range []string{SideBefore, SideAfter} {
+		var rs []*record.Run
+		for i := range w.pairs {
+			if r := w.pairs[i].run(side); r != nil && r.ExitCode == 0 {
+				rs = append(rs, r)
+			}
+		}
+		found, unchecked := opts.Disturbance.findDisturbed(side, rs)
+		for _, m := range unchecked {
+			res.Warnings = append(res.Warnings, fmt.Errorf("too few %s runs with %s (need %d) to look for disturbed runs", side, m, opts.Disturbance.MinRuns))
+		}
+		res.Disturbed = append(res.Disturbed, found...)
+	}
+	slices.SortStableFunc(res.Disturbed, func(a, b Disturbance) int {
+		return cmp.Or(cmp.Compare(a.Pair, b.Pair), sideOrder(a.Side)-sideOrder(b.Side))
+	})
+	for _, d := range res.Disturbed {
+		for i := range rows {
+			if rows[i].Pair != d.Pair || (rows[i].Status != PairClean && rows[i].Status != PairDisturbed) {
+				continue
+			}
+			rows[i].Status = PairDisturbed
+			if rows[i].Note != "" {
+				rows[i].Note += "; "
+			}
+			rows[i].Note += describeDisturbance(d)
+		}
+	}
+
+	// 3. The metrics the runs carry.
+	metrics := presentMetrics(w, opts)
+	timeMetric := ""
+	for _, name := range append([]string{lim.TimeMetric}, timeFallback...) {
+		if slices.ContainsFunc(metrics, func(m Metric) bool { return m.Name == name }) {
+			timeMetric = name
+			break
+		}
+	}
+	if lim.TimeMetric != "" && timeMetric != "" && timeMetric != lim.TimeMetric {
+		res.Warnings = append(res.Warnings, fmt.Errorf("the runs have no %s: %s decides the time verdict", lim.TimeMetric, timeMetric))
+	}
+
+	// 4. Each metric, and the per-pair cells.
+	for i := range rows {
+		rows[i].Cells = make([]Cell, len(metrics))
+	}
+	for j, m := range metrics {
+		mr, cells := judgeMetric(m, w, rows, cal, lim, opts)
+		mr.Decides = m.Class == ClassInstructions || m.Name == timeMetric
+		for i := range rows {
+			rows[i].Cells[j] = cells[i]
+		}
+		if mr.Decides && m.Class == ClassTime {
+			res.Time, res.TimePairs = mr.Verdict, mr.Pairs
+		}
+		if mr.Decides && m.Class == ClassInstructions {
+			res.Instructions, res.InstructionPairs = mr.Verdict, mr.Pairs
+		}
+		res.Metrics = append(res.Metrics, mr)
+	}
+	res.Pairs = rows
+
+	// 5. The workload's verdict.
+	res.Verdict = combine(res.Instructions, res.Time)
+	res.Reason = workloadReason(&res)
+	return res
+}
+
+// firstSide returns the side that ran first in p, from the runs' Position.
+func firstSide(p pairRuns) string {
+	switch {
+	case p.before != nil && p.before.Position == 1, p.after != nil && p.after.Position == 2:
+		return SideBefore
+	case p.after != nil && p.after.Position == 1, p.before != nil && p.before.Position == 2:
+		return SideAfter
+	}
+	return ""
+}
+
+// sideOrder sorts before ahead of after.
+func sideOrder(side string) int {
+	if side == SideBefore {
+		return 0
+	}
+	return 1
+}
+
+// skipped are the pairs a metric did not use, for one reason.
+type skipped struct {
+	label string
+	pairs []int
+}
+
+// skipLabels orders the reasons a pair is not used, for reports.
+var skipLabels = []string{"disturbed", "multiplexed", "failed", "incomplete", "without the metric", "with a zero before count"}
+
+// judgeMetric compares one metric of w over the pairs it can use.
+func judgeMetric(m Metric, w workloadRuns, rows []PairRow, cal *workloadRuns, lim Limits, opts Options) (MetricResult, []Cell) {
+	mr := MetricResult{Metric: m}
+	cells := make([]Cell, len(w.pairs))
+	mixed := false
+	if m.Class != ClassTime {
+		var sources []perfcount.Source
+		for i := range w.pairs {
+			for _, r := range []*record.Run{w.pairs[i].before, w.pairs[i].after} {
+				if r == nil || r.ExitCode != 0 {
+					continue
+				}
+				if _, c, ok := countValue(r, m.Name); ok && !slices.Contains(sources, c.Source) {
+					sources = append(sources, c.Source)
+				}
+			}
+		}
+		slices.Sort(sources)
+		mixed = len(sources) > 1
+		if len(sources) == 1 {
+			mr.Source = sources[0]
+		}
+	}
+	value := func(r *record.Run) (v float64, multiplexed, ok bool) {
+		if m.Class == ClassTime {
+			v = timedValue(r, m.Name)
+			return v, false, v > 0
+		}
+		v, c, ok := countValue(r, m.Name)
+		return v, c.Multiplexed, ok
+	}
+
+	skips := make(map[string][]int)
+	var used []int
+	var before, after, ratios []float64
+	for i := range w.pairs {
+		p, row := &w.pairs[i], rows[i]
+		if row.Status == PairIncomplete || row.Status == PairFailed {
+			skips[string(row.Status)] = append(skips[string(row.Status)], p.num)
+			continue
+		}
+		vb, mb, okb := value(p.before)
+		va, ma, oka := value(p.after)
+		if !okb || !oka {
+			skips["without the metric"] = append(skips["without the metric"], p.num)
+			continue
+		}
+		ratio := va / vb
+		if va == 0 && vb == 0 {
+			ratio = 1 // an event that never happened on either side
+		}
+		cells[i] = Cell{Before: vb, After: va, Ratio: ratio, Present: true}
+		switch {
+		case vb < 0 || va < 0 || (vb == 0 && va != 0):
+			cells[i].Ratio = 0
+			skips["with a zero before count"] = append(skips["with a zero before count"], p.num)
+			continue
+		case mixed:
+			continue
+		case mb || ma:
+			skips["multiplexed"] = append(skips["multiplexed"], p.num)
+			continue
+		case row.Status == PairDisturbed && (m.Class == ClassTime || mr.Source != perfcount.SourceCallgrind):
+			skips["disturbed"] = append(skips["disturbed"], p.num)
+			continue
+		}
+		cells[i].Used = true
+		used = append(used, p.num)
+		before, after, ratios = append(before, vb), append(after, va), append(ratios, ratio)
+	}
+	var skipList []skipped
+	for _, l := range skipLabels {
+		if len(skips[l]) > 0 {
+			skipList = append(skipList, skipped{l, skips[l]})
+		}
+	}
+	if mixed {
+		mr.Verdict = Unknown
+		mr.Reason = metricReason(&mr, decMixedSources, len(w.pairs), skipList, lim, opts)
+		return mr, cells
+	}
+
+	mr.Pairs = used
+	if len(used) > 0 {
+		mr.Before = summarize(before, opts.Confidence)
+		mr.After = summarize(after, opts.Confidence)
+		mr.Ratio = summarize(ratios, opts.Confidence)
+		logs := make([]float64, len(ratios))
+		for i, r := range ratios {
+			logs[i] = math.Log(r)
+		}
+		mr.Test = SignedRankTest(logs)
+		mr.Warnings = append(mr.Warnings, mr.Ratio.Warnings...)
+		if mr.Test.N > 0 && mr.Test.MinP > opts.Alpha {
+			mr.Warnings = append(mr.Warnings, fmt.Errorf("with %d pairs that differ, the signed-rank test cannot reach p ≤ %v", mr.Test.N, opts.Alpha))
+		}
+	}
+
+	calRatios, mismatched := calibrationRatios(cal, m, mr.Source)
+	mr.Noise = measureNoise(before, after, calRatios, opts.MinCalibrationPairs)
+	if m.Class == ClassTime {
+		mr.Criterion = lim.TimeMaxWorse
+		mr.Threshold = mr.Criterion
+	} else {
+		mr.Criterion = lim.InstructionsMaxHigher
+		mr.Threshold = math.Max(mr.Criterion, mr.Noise.Spread)
+		if mismatched > 0 && len(calRatios) == 0 {
+			mr.Warnings = append(mr.Warnings, fmt.Errorf("calibration counts of %s come from another source than %s: calibration not used", m.Name, mr.Source))
+		}
+		if n := len(calRatios); n > 0 && n < opts.MinCalibrationPairs {
+			mr.Warnings = append(mr.Warnings, fmt.Errorf("only %d calibration pairs for %s (need %d): noise from this experiment's within-side spread", n, m.Name, opts.MinCalibrationPairs))
+		}
+		if mr.Noise.Spread > mr.Criterion {
+			mr.Warnings = append(mr.Warnings, fmt.Errorf("measured noise of %s, %s %%, exceeds the %s criterion: changes are judged against the noise", m.Name, pct(mr.Noise.Spread), limitPct(mr.Criterion)))
+		}
+	}
+	exactRule := m.Class != ClassTime && mr.Noise.Exact()
+	var dec decision
+	mr.Verdict, dec = decide(mr.Ratio, ratios, m.HigherIsBetter, mr.Threshold, lim.MinCleanPairs, exactRule)
+	mr.Reason = metricReason(&mr, dec, len(w.pairs), skipList, lim, opts)
+	return mr, cells
+}
