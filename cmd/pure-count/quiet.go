@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"runtime"
+	"runtime/debug"
 	"time"
 	"unsafe"
 
@@ -99,11 +99,19 @@ const ballastBytes = 256 << 20
 
 var ballast []byte
 
-// settleHeap grows the heap by ballastBytes, frees it, and collects, so no
-// collector work is pending when the region starts. runtime.GC returns only
-// after it has swept every span, so the ballast's pages are free by then.
+// settleHeap grows the heap by ballastBytes, frees it, collects and returns
+// all free memory to the operating system, so that no collector or
+// scavenger work is pending when the region starts: the background
+// scavenger would otherwise release pages at moments that depend on the wall
+// clock. debug.FreeOSMemory returns only after it has swept every span and
+// scavenged, so the ballast's pages are free and released by then.
+//
+// Measured under callgrind (10 runs each): the spread of alloc-strings-10k
+// fell from 0.3 % (occasional heap growth inside the region) to 0.015 %,
+// and that of map-insert-1k from about 1 % to 0.28 %, the rest being Go's
+// random map seeds (runtime.mapassign_fast64 differs between runs).
 func settleHeap() {
 	ballast = make([]byte, ballastBytes)
 	ballast = nil
-	runtime.GC()
+	debug.FreeOSMemory()
 }
