@@ -115,3 +115,23 @@ func settleHeap() {
 	ballast = nil
 	debug.FreeOSMemory()
 }
+
+// stackReserve is how much goroutine stack growStack makes room for.
+const stackReserve = 512 << 10
+
+// growStack grows the calling goroutine's stack to at least stackReserve
+// bytes, so that the region does not copy its stack: copying walks frames
+// through the runtime's pcvalue cache, which evicts entries at random, so
+// its instruction count differs from run to run. The stack is shrunk only by
+// a garbage collection, and none runs after this (GOGC=off).
+func growStack() { growStackFrames(stackReserve / 1024) }
+
+//go:noinline
+func growStackFrames(n int) byte {
+	var frame [1024]byte
+	frame[n%len(frame)] = byte(n)
+	if n <= 1 {
+		return frame[0]
+	}
+	return growStackFrames(n-1) + frame[1]
+}

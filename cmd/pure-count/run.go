@@ -252,6 +252,7 @@ func cmdMeasure(args []string, stdout io.Writer) error {
 	r.KeepCallgrindDump(*keep)
 	if *quiet {
 		settleHeap()
+		growStack()
 		if err := quietChild(); err != nil {
 			return err
 		}
