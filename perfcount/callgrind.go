@@ -1,11 +1,12 @@
 package perfcount
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
+
+	"workbench/perfcount/callgrind"
 )
 
 // MarkerSymbol is the function a region runs in. Run by hand, callgrind
@@ -120,39 +121,15 @@ func (s *callgrindState) measure(fn func()) error {
 	return nil
 }
 
-// readCallgrindTotal reads the Ir total of a callgrind dump from its
-// "totals:" (or "summary:") line.
+// readCallgrindTotal reads the Ir total of a callgrind dump and checks it
+// against the sum of the dump's self costs.
 func readCallgrindTotal(path string) (uint64, error) {
-	f, err := os.Open(path)
+	p, err := callgrind.ParseFile(path)
 	if err != nil {
 		return 0, err
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	irCol := 0
-	var total string
-	for sc.Scan() {
-		line := sc.Text()
-		if ev, ok := strings.CutPrefix(line, "events:"); ok {
-			for i, name := range strings.Fields(ev) {
-				if name == "Ir" {
-					irCol = i
-				}
-			}
-		}
-		if v, ok := strings.CutPrefix(line, "totals:"); ok {
-			total = v
-		} else if v, ok := strings.CutPrefix(line, "summary:"); ok && total == "" {
-			total = v
-		}
-	}
-	if err := sc.Err(); err != nil {
+	if err := p.Check(); err != nil {
 		return 0, err
 	}
-	cols := strings.Fields(total)
-	if irCol >= len(cols) {
-		return 0, fmt.Errorf("%s: no totals: or summary: line with an Ir column", path)
-	}
-	return strconv.ParseUint(cols[irCol], 10, 64)
+	return p.Total("Ir")
 }
