@@ -313,3 +313,23 @@ func BenchmarkRegionEmpty(b *testing.B) {
 		}
 	}
 }
+
+// The errors of perf_event_open say what to do. EACCES cannot be provoked
+// here (the tests may run as root), so the mapping is checked directly.
+func TestOpenError_Messages(t *testing.T) {
+	ins := MustParseEvents("instructions")[0]
+	err := openError(ins, unix.EACCES)
+	if !errors.Is(err, ErrPermission) || !strings.Contains(err.Error(), "/proc/sys/kernel/perf_event_paranoid") || !strings.Contains(err.Error(), "CAP_PERFMON") {
+		t.Errorf("EACCES: %v", err)
+	}
+	if err := openError(ins, unix.ENOENT); !errors.Is(err, ErrNoPMU) || !strings.Contains(err.Error(), "--backend callgrind") {
+		t.Errorf("ENOENT for a hardware event: %v", err)
+	}
+	sw := MustParseEvents("task-clock")[0]
+	if err := openError(sw, unix.ENOENT); errors.Is(err, ErrNoPMU) {
+		t.Errorf("ENOENT for a software event blamed the PMU: %v", err)
+	}
+	if err := openError(ins, unix.EMFILE); !strings.Contains(err.Error(), "ulimit") {
+		t.Errorf("EMFILE: %v", err)
+	}
+}
