@@ -5,6 +5,12 @@
 set shell := ["bash", "-euo", "pipefail", "-c"]
 set positional-arguments := true
 
+# Judge a change: build both revisions, run the suite in alternating before/after
+# pairs (ABBA), record every run, judge it and write the note.
+# Keys: before=REV after=REV [pairs=6] [suite=default] [exp=NNN-slug] [resume=1]
+pairs +args:
+    go run ./cmd/pure-pairs run "$@"
+
 # Run the tests (the README's test command).
 test:
     go test ./...

@@ -1,0 +1,219 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"workbench/experiments/pairs"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		if !errors.Is(err, errUsage) {
+			fmt.Fprintln(os.Stderr, "pure-pairs:", err)
+		}
+		os.Exit(exitCode(err))
+	}
+}
+
+// errUsage marks an error whose explanation, with the usage, is already
+// printed.
+var errUsage = errors.New("usage")
+
+// exitCode is 2 for usage errors, 130 (as for SIGINT) when interrupted, and
+// 1 otherwise.
+func exitCode(err error) int {
+	switch {
+	case errors.Is(err, errUsage):
+		return 2
+	case errors.Is(err, context.Canceled):
+		return 130
+	}
+	return 1
+}
+
+// afterRuns is the step after the runs: judge the change against the
+// criteria and render the note, from the experiment directory alone.
+//
+// HOOK(lead): wire experiments/judge and the note renderer here, e.g.
+//
+//	verdict, err := judge.Dir(res.Dir); note.Write(res.Dir, verdict); print the verdict
+//
+// Until then it prints where the runs are.
+var afterRuns = func(ctx context.Context, res *pairs.Result, stdout, stderr io.Writer) error {
+	fmt.Fprintf(stdout, "%s: %d runs recorded (%d failed), %d from earlier sessions, in %s\n",
+		res.Experiment, res.Ran, res.Failed, res.Skipped, res.RunsPath)
+	return nil
+}
+
+const usage = `usage: pure-pairs run --before REV --after REV [flags]
+       pure-pairs run before=REV after=REV [pairs=N] [suite=NAME] [exp=NAME] [resume=1]
+
+Builds cmd/pure-count (and any other tool the suite names) at two revisions,
+caching the binaries by commit; runs the suite's workloads on both sides in
+alternating pairs (pair 1 before then after, pair 2 after then before, ...),
+under identical controls (same program path, argv, environment and working
+directory; ASLR off with setarch -R; pinned with taskset); and appends one
+JSON line per run to experiments/EXP/runs.jsonl, synced as each run ends.
+A run that fails is recorded with its exit status and stderr, and the others
+go on. Interrupted, it keeps every finished run: continue with --resume.
+
+The harness, the suite and the experiments directory come from the current
+checkout; only the measured binaries come from the two revisions.
+
+Operands of the form NAME=VALUE set the flag of that name (the form just
+passes them in); up to two bare operands are the before and after revisions.
+
+Flags:
+`
+
+// options parses the arguments of the run subcommand.
+func options(args []string, stderr io.Writer) (pairs.Options, error) {
+	var o pairs.Options
+	fs := newFlags(&o, stderr)
+	// Flags and operands may be interleaved: parse up to each operand, take
+	// it, and go on.
+	var bare []string
+	for rest := args; ; {
+		if err := fs.Parse(rest); err != nil {
+			return o, errUsage
+		}
+		rest = fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		op := rest[0]
+		rest = rest[1:]
+		name, value, ok := strings.Cut(op, "=")
+		if !ok {
+			bare = append(bare, op)
+			continue
+		}
+		if fs.Lookup(name) == nil {
+			fmt.Fprintf(stderr, "unknown operand %q: %s is not a flag\n", op, name)
+			fs.Usage()
+			return o, errUsage
+		}
+		if err := fs.Set(name, value); err != nil {
+			fmt.Fprintf(stderr, "operand %q: %v\n", op, err)
+			fs.Usage()
+			return o, errUsage
+		}
+	}
+	for _, rev := range bare {
+		switch {
+		case o.Before == "":
+			o.Before = rev
+		case o.After == "":
+			o.After = rev
+		default:
+			fmt.Fprintf(stderr, "unexpected operand %q: before and after are already %s and %s\n", rev, o.Before, o.After)
+			fs.Usage()
+			return o, errUsage
+		}
+	}
+	if o.Before == "" || o.After == "" {
+		fmt.Fprintln(stderr, "both --before and --after are needed")
+		fs.Usage()
+		return o, errUsage
+	}
+	return o, nil
+}
+
+// newFlags defines the run subcommand's flags on o. Its Usage prints the
+// synopsis and a pointer to the full help, which printHelp prints.
+func newFlags(o *pairs.Options, w io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("pure-pairs run", flag.ContinueOnError)
+	fs.SetOutput(w)
+	fs.Usage = func() {
+		synopsis, _, _ := strings.Cut(usage, "\n\n")
+		fmt.Fprintf(fs.Output(), "%s\n(pure-pairs help describes every flag)\n", synopsis)
+	}
+	fs.StringVar(&o.Before, "before", "", "the `revision` judged against (commit, branch, tag, HEAD~1, ...)")
+	fs.StringVar(&o.After, "after", "", "the `revision` judged")
+	fs.IntVar(&o.Pairs, "pairs", 0, "`N` before/after pairs (default: the suite's, else 6)")
+	fs.StringVar(&o.Suite, "suite", "default", "suite `name` in experiments/suites/, or a path to a .suite file")
+	fs.StringVar(&o.Experiment, "exp", "", "experiment directory `name` under experiments/ (default: the next free NNN-pairs-BEFORE-AFTER)")
+	fs.BoolVar(&o.Resume, "resume", false, "continue an experiment that has runs, skipping the recorded cells\n(without --exp: the latest experiment of these two commits)")
+	fs.StringVar(&o.Repo, "repo", "", "the checkout (`directory`) to run from (default: the one containing the working directory)")
+	fs.StringVar(&o.ExperimentsDir, "experiments", "", "experiments `directory` (default: REPO/experiments)")
+	fs.StringVar(&o.CacheDir, "cache", "", "cache `directory` for builds and run directories (default: $XDG_CACHE_HOME/workbench or ~/.cache/workbench)")
+	fs.StringVar(&o.CPU, "cpu", "", "taskset -c `list` to pin the subject to, or none (default: the last CPU, CPU 1 on a 2-core machine)")
+	fs.BoolVar(&o.KeepASLR, "keep-aslr", false, "leave address-space randomisation on (default: off with setarch -R, where it works)")
+	fs.Func("env", "add `KEY=VALUE` to the subject's environment, on both sides (repeatable)", func(s string) error {
+		if !strings.Contains(s, "=") {
+			return errors.New("want KEY=VALUE")
+		}
+		o.ExtraEnv = append(o.ExtraEnv, s)
+		return nil
+	})
+	return fs
+}
+
+// printHelp prints the full usage of the run subcommand.
+func printHelp(w io.Writer) {
+	fs := newFlags(new(pairs.Options), w)
+	fmt.Fprint(w, usage)
+	fs.PrintDefaults()
+}
+
+// run is the whole command, with its arguments after the program name.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		newFlags(new(pairs.Options), stderr).Usage()
+		return errUsage
+	}
+	switch args[0] {
+	case "run":
+	case "help", "-h", "-help", "--help":
+		printHelp(stdout)
+		return nil
+	default:
+		fmt.Fprintf(stderr, "unknown command %q\n", args[0])
+		newFlags(new(pairs.Options), stderr).Usage()
+		return errUsage
+	}
+	for _, a := range args[1:] {
+		if a == "--" {
+			break
+		}
+		if a == "-h" || a == "-help" || a == "--help" {
+			printHelp(stdout)
+			return nil
+		}
+	}
+	o, err := options(args[1:], stderr)
+	if err != nil {
+		return err
+	}
+	o.Log = stderr
+	o.Progress = stdout
+	o.Terminal = isTerminal(stdout)
+
+	res, err := pairs.Run(ctx, o)
+	if err != nil {
+		return err
+	}
+	return afterRuns(ctx, res, stdout, stderr)
+}
+
+// isTerminal reports whether w is a terminal, where progress is one line
+// updated in place.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"workbench/experiments/pairs"
+	"workbench/experiments/pairs/pairstest"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// golden compares got with testdata/name, writing testdata/name.got on a
+// mismatch (and the file itself with -update).
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		os.WriteFile(path+".got", []byte(got), 0o644)
+		t.Errorf("%s differs from the golden file; see %s.got (go test -update rewrites it)", path, path)
+	}
+}
+
+func TestOptions(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want pairs.Options
+	}{
+		{[]string{"--before", "A", "--after", "B"}, pairs.Options{Before: "A", After: "B", Suite: "default"}},
+		// The form `just pairs before=A after=B ...` passes.
+		{[]string{"before=A", "after=B", "pairs=4", "suite=s", "exp=012-x", "resume=1"},
+			pairs.Options{Before: "A", After: "B", Pairs: 4, Suite: "s", Experiment: "012-x", Resume: true}},
+		{[]string{"before=A", "after=B", "pairs=6", "suite=default", "exp=", "resume=0"},
+			pairs.Options{Before: "A", After: "B", Pairs: 6, Suite: "default"}},
+		// Bare operands are before and after; flags may follow operands.
+		{[]string{"A", "B", "--pairs", "3", "--cpu", "none", "--env", "K=V", "--keep-aslr"},
+			pairs.Options{Before: "A", After: "B", Pairs: 3, Suite: "default", CPU: "none", ExtraEnv: []string{"K=V"}, KeepASLR: true}},
+	} {
+		got, err := options(tc.args, new(bytes.Buffer))
+		if err != nil {
+			t.Errorf("%q: %v", tc.args, err)
+			continue
+		}
+		if got.Before != tc.want.Before || got.After != tc.want.After || got.Pairs != tc.want.Pairs ||
+			got.Suite != tc.want.Suite || got.Experiment != tc.want.Experiment || got.Resume != tc.want.Resume ||
+			got.CPU != tc.want.CPU || got.KeepASLR != tc.want.KeepASLR || !slices.Equal(got.ExtraEnv, tc.want.ExtraEnv) {
+			t.Errorf("%q:\ngot  %+v\nwant %+v", tc.args, got, tc.want)
+		}
+	}
+}
+
+func TestOptions_Errors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"before=A"}, "both --before and --after are needed"},
+		{[]string{"A", "B", "C"}, `unexpected operand "C"`},
+		{[]string{"A", "B", "colour=red"}, `unknown operand "colour=red"`},
+		{[]string{"A", "B", "resume=maybe"}, `operand "resume=maybe"`},
+		{[]string{"A", "B", "--pairs", "x"}, `invalid value "x" for flag -pairs`},
+		{[]string{"A", "B", "--env", "NOEQUALS"}, "want KEY=VALUE"},
+	} {
+		var stderr bytes.Buffer
+		_, err := options(tc.args, &stderr)
+		if !errors.Is(err, errUsage) || !strings.Contains(stderr.String(), tc.want) || !strings.Contains(stderr.String(), "usage:") {
+			t.Errorf("%q: err %v, stderr:\n%s", tc.args, err, stderr.String())
+		}
+	}
+}
+
+func TestExitCode(t *testing.T) {
+	for err, want := range map[error]int{
+		errUsage:                              2,
+		fmt.Errorf("x: %w", context.Canceled): 130,
+		pairs.ErrRunsExist:                    1,
+	} {
+		if got := exitCode(err); got != want {
+			t.Errorf("exitCode(%v) = %d, want %d", err, got, want)
+		}
+	}
+}
+
+func TestRun_Usage(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if err := run(context.Background(), nil, &stdout, &stderr); !errors.Is(err, errUsage) || exitCode(err) != 2 {
+		t.Errorf("no arguments: %v", err)
+	}
+	if err := run(context.Background(), []string{"frob"}, &stdout, &stderr); !errors.Is(err, errUsage) ||
+		!strings.Contains(stderr.String(), `unknown command "frob"`) {
+		t.Errorf("unknown command: %v\n%s", err, stderr.String())
+	}
+	for _, args := range [][]string{{"help"}, {"run", "-h"}} {
+		stdout.Reset()
+		if err := run(context.Background(), args, &stdout, &stderr); err != nil {
+			t.Fatal(err)
+		}
+		golden(t, "help.golden", stdout.String())
+	}
+}
+
+func TestRun_EndToEnd(t *testing.T) {
+	repo := pairstest.NewRepo(t, nil)
+	suites := filepath.Join(repo.Dir, "experiments", "suites")
+	os.MkdirAll(suites, 0o755)
+	os.WriteFile(filepath.Join(suites, "tiny.suite"), []byte(
+		"pairs 3\nworkload count-a backend=perf ops=5\nworkload count-a backend=callgrind ops=5\nworkload count-b backend=perf ops=7\n"), 0o644)
+
+	var stdout, stderr bytes.Buffer
+	args := []string{"run", "--repo", repo.Dir, "--cache", t.TempDir(),
+		"before=HEAD~1", "after=main", "pairs=1", "suite=tiny", "exp=001-cli", "resume=0"}
+	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
+		t.Fatalf("%v\nstderr:\n%s", err, stderr.String())
+	}
+	for _, want := range []string{"run 4/4: pair 1 of 1 after count-b: ok", "001-cli: 4 runs recorded (0 failed)"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout.String())
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(repo.Dir, "experiments", "001-cli", "runs.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), "\n"); n != 4 {
+		t.Errorf("%d lines in runs.jsonl, want 4", n)
+	}
+
+	// Again without resume: refused with advice.
+	stderr.Reset()
+	err = run(context.Background(), args, &stdout, &stderr)
+	if !errors.Is(err, pairs.ErrRunsExist) || exitCode(err) != 1 {
+		t.Errorf("second run: %v", err)
+	}
+}

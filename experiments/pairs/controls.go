@@ -1,0 +1,193 @@
+package pairs
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// Controls are what is held identical for both sides of every pair, and how.
+// They are recorded in the experiment's meta.json; the two that can change
+// between sessions of a resumed experiment (ASLR, CPU) are also recorded in
+// each run's line.
+type Controls struct {
+	// RunDir is the subject's working directory, the same for both sides.
+	// RunDir/bin is a symlink swapped to the side's build directory before
+	// each run, so both sides' programs are invoked through the same path
+	// and receive byte-identical argv.
+	RunDir string `json:"run_dir"`
+	// Env is the subject's whole environment, the same for both sides;
+	// EnvBytes is its size as execve counts it (each string plus its NUL).
+	Env      []string `json:"env"`
+	EnvBytes int      `json:"env_bytes"`
+	// ASLROff is true when subjects run under setarch -R, which disables
+	// address-space randomisation for them; Setarch is the prefix used.
+	ASLROff bool     `json:"aslr_off"`
+	Setarch []string `json:"setarch,omitempty"`
+	// RandomizeVASpace is /proc/sys/kernel/randomize_va_space (-1 if
+	// unreadable): the system's setting, which setarch -R overrides.
+	RandomizeVASpace int `json:"randomize_va_space"`
+	// CPU is the taskset -c list the subject is pinned to; empty when not
+	// pinned.
+	CPU     string   `json:"cpu,omitempty"`
+	Taskset []string `json:"taskset,omitempty"`
+	// Notes say why a control is not in force, when it is not.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// RunControls are the controls recorded with each run.
+type RunControls struct {
+	ASLROff bool   `json:"aslr_off"`
+	CPU     string `json:"cpu,omitempty"`
+}
+
+// ControlOptions choose the controls.
+type ControlOptions struct {
+	// CPU is the taskset -c list to pin subjects to. Empty picks the last
+	// CPU (CPU 1 on a 2-core machine), leaving CPU 0 to the harness and the
+	// system, and runs unpinned, with a note, if taskset cannot pin there;
+	// "none" disables pinning; any other value must work or DetectControls
+	// fails.
+	CPU string
+	// KeepASLR leaves address-space randomisation on.
+	KeepASLR bool
+	// ExtraEnv are KEY=VALUE strings added to the subject's environment
+	// (for both sides alike).
+	ExtraEnv []string
+}
+
+// DetectControls checks once which controls this machine supports and
+// returns them, with runDir as the subjects' working directory.
+func DetectControls(ctx context.Context, runDir string, o ControlOptions) (Controls, error) {
+	c := Controls{RunDir: runDir, RandomizeVASpace: -1}
+	if b, err := os.ReadFile("/proc/sys/kernel/randomize_va_space"); err == nil {
+		if v, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+			c.RandomizeVASpace = v
+		}
+	}
+
+	// ASLR: setarch $(uname -m) -R, if it works here.
+	if o.KeepASLR {
+		c.Notes = append(c.Notes, "ASLR left on: asked for")
+	} else if path, err := exec.LookPath("setarch"); err != nil {
+		c.Notes = append(c.Notes, "ASLR left on: setarch not found (install util-linux)")
+	} else {
+		prefix := []string{path, machineArch(), "-R"}
+		if out, err := exec.CommandContext(ctx, path, prefix[1], "-R", "true").CombinedOutput(); err != nil {
+			c.Notes = append(c.Notes, fmt.Sprintf("ASLR left on: %s failed: %v %s", strings.Join(prefix, " "), err, bytes.TrimSpace(out)))
+		} else {
+			c.ASLROff, c.Setarch = true, prefix
+		}
+	}
+
+	// CPU pinning with taskset -c.
+	cpu, explicit := o.CPU, o.CPU != ""
+	if cpu == "" {
+		cpu = strconv.Itoa(runtime.NumCPU() - 1)
+	}
+	if cpu != "none" {
+		path, err := exec.LookPath("taskset")
+		if err == nil {
+			var out []byte
+			out, err = exec.CommandContext(ctx, path, "-c", cpu, "true").CombinedOutput()
+			if err != nil {
+				err = fmt.Errorf("taskset -c %s: %v %s", cpu, err, bytes.TrimSpace(out))
+			}
+		}
+		switch {
+		case err == nil:
+			c.CPU, c.Taskset = cpu, []string{path, "-c", cpu}
+		case explicit:
+			return c, fmt.Errorf("cannot pin subjects to CPU %s: %w (choose another CPU, or none)", cpu, err)
+		default:
+			c.Notes = append(c.Notes, fmt.Sprintf("not pinned to a CPU: %v", err))
+		}
+	}
+
+	// Environment: a fixed, small set, identical for both sides.
+	env := map[string]string{"LC_ALL": "C", "TZ": "UTC"}
+	for _, k := range []string{"PATH", "HOME", "USER", "TMPDIR"} {
+		if v, ok := os.LookupEnv(k); ok {
+			env[k] = v
+		}
+	}
+	for _, kv := range o.ExtraEnv {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return c, fmt.Errorf("environment entry %q: want KEY=VALUE", kv)
+		}
+		env[k] = v
+	}
+	for k, v := range env {
+		c.Env = append(c.Env, k+"="+v)
+		c.EnvBytes += len(k) + 1 + len(v) + 1
+	}
+	slices.Sort(c.Env)
+	return c, nil
+}
+
+// Prefix is the argv that runs a program under the controls: taskset and
+// setarch, each of which sets its property and execs the next.
+func (c *Controls) Prefix() []string {
+	return append(append([]string(nil), c.Taskset...), c.Setarch...)
+}
+
+// Program returns the path through which tool is invoked, for both sides.
+func (c *Controls) Program(tool string) string { return filepath.Join(c.RunDir, "bin", tool) }
+
+// Use points RunDir/bin at a side's build directory. The symlink is replaced
+// atomically.
+func (c *Controls) Use(b Build) error {
+	link := filepath.Join(c.RunDir, "bin")
+	tmp := link + ".new"
+	os.Remove(tmp)
+	if err := os.Symlink(b.Dir, tmp); err != nil {
+		return fmt.Errorf("pointing %s at %s: %w", link, b.Dir, err)
+	}
+	if err := os.Rename(tmp, link); err != nil {
+		return fmt.Errorf("pointing %s at %s: %w", link, b.Dir, err)
+	}
+	return nil
+}
+
+// run returns the per-run record of the controls.
+func (c *Controls) run() *RunControls { return &RunControls{ASLROff: c.ASLROff, CPU: c.CPU} }
+
+// RunDirFor returns the run directory of an experiment directory:
+// cacheDir/run/<16 hex digits of a hash of its absolute path>. It has the same
+// length for every experiment, and the same path in every session of one
+// experiment.
+func RunDirFor(cacheDir, expDir string) string {
+	abs, err := filepath.Abs(expDir)
+	if err != nil {
+		abs = expDir
+	}
+	sum := sha256.Sum256([]byte(abs))
+	return filepath.Join(cacheDir, "run", hex.EncodeToString(sum[:8]))
+}
+
+// machineArch returns the machine name as uname -m prints it.
+func machineArch() string {
+	var u syscall.Utsname
+	if err := syscall.Uname(&u); err != nil {
+		return runtime.GOARCH
+	}
+	var b []byte
+	for _, c := range u.Machine {
+		if c == 0 {
+			break
+		}
+		b = append(b, byte(c))
+	}
+	return string(b)
+}

@@ -1,0 +1,135 @@
+package pairs
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"workbench/experiments/record"
+)
+
+// A Line is one line of runs.jsonl: a record.Run plus the fields this runner
+// adds. Because record.Run is embedded, its fields sit at the top level of
+// the JSON object, and a reader that decodes a line into a record.Run simply
+// ignores the additions.
+//
+// One line is one run: one workload on one side of one pair, made of the
+// workload's measurements (typically a native one for time and a callgrind
+// one for instructions). Its record.Run fields merge them:
+//
+//   - Start is the first measurement's start, Wall the sum of their walls.
+//   - Metrics, PeakRSS included, come from the first perf-backend
+//     measurement, and Ops is that measurement's operations (else the first
+//     measurement's). Times under callgrind mean nothing and are dropped.
+//   - Counts are every measurement's counts, in order; each Count's PerOp is
+//     over the operations of the measurement that counted it.
+//   - Machine is as the first measurement reported it.
+//   - ExitCode and StderrTail are those of the first failed measurement; a
+//     measurement that exited 0 but gave no usable result (see Error) makes
+//     ExitCode -1, as does one killed by a signal. The counts and metrics of
+//     the measurements that succeeded are kept.
+type Line struct {
+	record.Run
+	// Measurements describe each invocation of the subject, in order.
+	Measurements []Measurement `json:"measurements"`
+	// Controls are the controls in force for this run.
+	Controls *RunControls `json:"controls,omitempty"`
+	// Error says why the harness got no measurement from an invocation (it
+	// did not start, timed out, or printed no usable result).
+	Error string `json:"error,omitempty"`
+}
+
+// A Measurement is one invocation of the subject within a run.
+type Measurement struct {
+	Backend string `json:"backend"`
+	// Args are the subject's arguments after the program name.
+	Args  []string      `json:"args"`
+	Start time.Time     `json:"start"`
+	Wall  time.Duration `json:"wall_ns"`
+	// Ops is the number of operations measured, over all repeats.
+	Ops      int64 `json:"ops"`
+	ExitCode int   `json:"exit_code"`
+	// PeakRSS is the peak resident set of the subject and its children, in
+	// bytes (for the perf backend; under valgrind it would be valgrind's).
+	PeakRSS int64  `json:"peak_rss_bytes,omitempty"`
+	Error   string `json:"error,omitempty"`
+}
+
+// Key returns the cell the line records.
+func (l *Line) Key() CellKey {
+	return CellKey{Pair: l.Pair, Side: Side(l.Side), Workload: l.Workload}
+}
+
+// Failed reports whether any measurement of the run failed.
+func (l *Line) Failed() bool { return l.ExitCode != 0 || l.Error != "" }
+
+// ReadRuns reads the lines of a runs.jsonl stream. A last line without its
+// newline is the trace of an interrupted write: it is not returned, and
+// complete is the number of bytes up to the end of the last whole line. A
+// whole line that does not parse is an error naming its line number.
+func ReadRuns(r io.Reader) (lines []Line, complete int64, err error) {
+	br := bufio.NewReader(r)
+	for n := 1; ; n++ {
+		b, err := br.ReadBytes('\n')
+		if errors.Is(err, io.EOF) {
+			return lines, complete, nil // b, if any, is a partial line
+		}
+		if err != nil {
+			return lines, complete, err
+		}
+		complete += int64(len(b))
+		if len(bytes.TrimSpace(b)) == 0 {
+			continue
+		}
+		var l Line
+		if err := json.Unmarshal(b, &l); err != nil {
+			return lines, complete, fmt.Errorf("line %d: %w", n, err)
+		}
+		lines = append(lines, l)
+	}
+}
+
+// runsFile appends lines to runs.jsonl, syncing each to disk before the next
+// run starts, so an interruption loses at most the run in progress.
+type runsFile struct {
+	f *os.File
+}
+
+// openRuns opens path for appending, first cutting off a partial last line
+// (complete is its length without it).
+func openRuns(path string, complete int64) (*runsFile, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.Truncate(complete); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if _, err := f.Seek(complete, io.SeekStart); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return &runsFile{f: f}, nil
+}
+
+func (w *runsFile) append(l *Line) error {
+	b, err := json.Marshal(l)
+	if err != nil {
+		return err
+	}
+	if _, err := w.f.Write(append(b, '\n')); err != nil {
+		return fmt.Errorf("writing %s: %w", w.f.Name(), err)
+	}
+	if err := w.f.Sync(); err != nil {
+		return fmt.Errorf("syncing %s: %w", w.f.Name(), err)
+	}
+	return nil
+}
+
+func (w *runsFile) Close() error { return w.f.Close() }

@@ -1,0 +1,264 @@
+package pairs
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os/exec"
+	"syscall"
+	"time"
+
+	"workbench/experiments/record"
+	"workbench/perfcount"
+)
+
+// stderrKeep is how much of a subject's stderr is kept for its tail.
+const stderrKeep = 64 << 10
+
+// errInterrupted marks a run cut short by the caller's context: it is not
+// recorded.
+var errInterrupted = errors.New("interrupted")
+
+// runCell runs every measurement of one cell and merges them into its line
+// (see Line for the rules). The error is non-nil only when no line should be
+// recorded: ctx was cancelled, or the harness itself failed. A subject that
+// fails, crashes or times out yields a line saying so.
+//
+// dumpDir, when not empty, is where callgrind measurements keep their dumps
+// (pure-count run --dump-dir), for the note's profiles.
+func runCell(ctx context.Context, c *Controls, timeout time.Duration, cell Cell, b Build, dumpDir string) (Line, error) {
+	l := Line{
+		Run: record.Run{
+			Schema:   record.SchemaVersion,
+			Workload: cell.Workload.Name,
+			Side:     string(cell.Side),
+			Revision: b.Revision,
+			Commit:   b.Commit,
+			Pair:     cell.Pair,
+			Position: cell.Position,
+		},
+		Controls: c.run(),
+	}
+	if err := c.Use(b); err != nil {
+		return l, err
+	}
+	timed := false
+	for i, m := range cell.Workload.Measures {
+		ms, out, err := measureOnce(ctx, c, timeout, cell.Workload.Name, m, dumpDir)
+		if err != nil {
+			return l, err
+		}
+		l.Measurements = append(l.Measurements, ms)
+		if i == 0 {
+			l.Start = ms.Start
+			l.Ops = ms.Ops
+		}
+		l.Wall += ms.Wall
+		if ms.ExitCode != 0 || ms.Error != "" {
+			if !l.Failed() {
+				l.ExitCode = ms.ExitCode
+				if l.ExitCode == 0 {
+					l.ExitCode = -1 // exited 0 without a usable result
+				}
+				l.Error = ms.Error
+				if l.Error != "" {
+					l.Error = m.Backend + " measurement: " + l.Error
+				}
+				l.StderrTail = out.stderrTail
+			}
+			continue
+		}
+		if l.Machine.Kernel == "" && out.machine != nil {
+			l.Machine = *out.machine
+		}
+		l.Counts = append(l.Counts, out.counts...)
+		if m.Backend == BackendPerf && !timed {
+			timed = true
+			l.Ops = ms.Ops
+			l.Metrics = out.metrics
+			l.Metrics.PeakRSS = ms.PeakRSS
+		}
+	}
+	if l.Machine.Kernel == "" {
+		l.Machine = perfcount.ThisMachine()
+	}
+	return l, nil
+}
+
+// output is what one measurement's invocation printed, parsed.
+type output struct {
+	counts     []record.Count
+	metrics    record.Metrics
+	machine    *perfcount.Machine
+	stderrTail string
+}
+
+// measureOnce invokes the subject once, under the controls, for one
+// measurement of workload; timeout is the suite's, which the measurement's
+// own overrides.
+func measureOnce(ctx context.Context, c *Controls, timeout time.Duration, workload string, m Measure, dumpDir string) (Measurement, output, error) {
+	ms := Measurement{Backend: m.Backend, Args: m.Args(workload)}
+	if dumpDir != "" && m.Backend == BackendCallgrind {
+		ms.Args = append([]string{ms.Args[0], "--dump-dir", dumpDir}, ms.Args[1:]...)
+	}
+	if m.Timeout > 0 {
+		timeout = m.Timeout
+	}
+	var out output
+	argv := append(c.Prefix(), c.Program(m.Tool))
+	argv = append(argv, ms.Args...)
+
+	runCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(runCtx, argv[0], argv[1:]...)
+	cmd.Dir = c.RunDir
+	cmd.Env = c.Env
+	// Its own process group, so a timeout or an interrupt also ends whatever
+	// it started (valgrind, pure-count's measuring child).
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 5 * time.Second
+	var stdout bytes.Buffer
+	stderr := &tailBuffer{max: stderrKeep}
+	cmd.Stdout, cmd.Stderr = &stdout, stderr
+
+	ms.Start = time.Now().UTC()
+	err := cmd.Run()
+	ms.Wall = time.Since(ms.Start)
+	if ctx.Err() != nil {
+		return ms, out, fmt.Errorf("%w: %w", errInterrupted, ctx.Err())
+	}
+
+	ms.ExitCode = -1
+	if ps := cmd.ProcessState; ps != nil {
+		ms.ExitCode = ps.ExitCode()
+		if ru, ok := ps.SysUsage().(*syscall.Rusage); ok && m.Backend == BackendPerf {
+			// Under valgrind the resident set is valgrind's, not the subject's.
+			ms.PeakRSS = ru.Maxrss * 1024
+		}
+	}
+	switch {
+	case errors.Is(runCtx.Err(), context.DeadlineExceeded):
+		ms.Error = fmt.Sprintf("killed after its timeout of %v", timeout)
+	case cmd.ProcessState == nil:
+		ms.Error = fmt.Sprintf("could not start %s: %v", argv[0], err)
+	case ms.ExitCode == 0:
+		if ms.Ops, err = parseCountOutput(&out, workload, m.Backend, stdout.Bytes()); err != nil {
+			ms.Error = err.Error()
+		}
+	}
+	if ms.ExitCode != 0 || ms.Error != "" {
+		out = output{stderrTail: tail(stderr.Bytes(), 20, 2000)}
+	}
+	return ms, out, nil
+}
+
+// countLine is one of pure-count's --json lines, as the contract in
+// docs/CONTRACTS-draft.md describes it. Only the fields used are decoded.
+type countLine struct {
+	Kind        string             `json:"kind"`
+	Workload    string             `json:"workload"`
+	Ops         int64              `json:"ops"`
+	Repeat      int                `json:"repeat"`
+	Event       string             `json:"event"`
+	Value       float64            `json:"value"`
+	Source      perfcount.Source   `json:"source"`
+	Multiplexed bool               `json:"multiplexed"`
+	WallNS      int64              `json:"wall_ns"`
+	CPUNS       int64              `json:"cpu_ns"`
+	Machine     *perfcount.Machine `json:"machine"`
+}
+
+// parseCountOutput fills out's counts, metrics and machine from pure-count's
+// stdout and returns the operations measured. Its "run" lines for workload
+// are summed over repeats: each event's Value is the total over all repeats
+// and PerOp that over all operations. Several events of one repeat share one
+// region, so a repeat's ops, wall and CPU time are counted once. Metrics are
+// filled only for the perf backend, where the times are meaningful.
+func parseCountOutput(out *output, workload, backend string, stdout []byte) (ops int64, err error) {
+	type repeat struct{ ops, wall, cpu int64 }
+	var (
+		repeats = map[int]repeat{}
+		index   = map[string]int{} // event -> position in out.counts
+	)
+	sc := bufio.NewScanner(bytes.NewReader(stdout))
+	sc.Buffer(nil, 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		text := bytes.TrimSpace(sc.Bytes())
+		if len(text) == 0 {
+			continue
+		}
+		var cl countLine
+		if err := json.Unmarshal(text, &cl); err != nil {
+			return 0, fmt.Errorf("%s stdout line %d is not a JSON object: %v", workload, n, err)
+		}
+		if cl.Kind != "run" || cl.Workload != workload {
+			continue
+		}
+		if cl.Ops <= 0 {
+			return 0, fmt.Errorf("%s stdout line %d: ops is %d", workload, n, cl.Ops)
+		}
+		if _, ok := repeats[cl.Repeat]; !ok {
+			repeats[cl.Repeat] = repeat{cl.Ops, cl.WallNS, cl.CPUNS}
+		}
+		if cl.Machine != nil && out.machine == nil {
+			out.machine = cl.Machine
+		}
+		i, ok := index[cl.Event]
+		if !ok {
+			i = len(out.counts)
+			index[cl.Event] = i
+			out.counts = append(out.counts, record.Count{Event: cl.Event, Source: cl.Source})
+		}
+		c := &out.counts[i]
+		if c.Source != cl.Source {
+			return 0, fmt.Errorf("%s stdout line %d: event %s counted by both %s and %s", workload, n, cl.Event, c.Source, cl.Source)
+		}
+		c.Value += cl.Value
+		c.Multiplexed = c.Multiplexed || cl.Multiplexed
+	}
+	if err := sc.Err(); err != nil {
+		return 0, fmt.Errorf("reading %s output: %w", workload, err)
+	}
+	if len(repeats) == 0 {
+		return 0, fmt.Errorf("pure-count printed no run line for %s", workload)
+	}
+	var wall, cpu int64
+	for _, r := range repeats {
+		ops += r.ops
+		wall += r.wall
+		cpu += r.cpu
+	}
+	for i := range out.counts {
+		out.counts[i].PerOp = out.counts[i].Value / float64(ops)
+	}
+	if backend == BackendPerf && wall > 0 {
+		out.metrics.Throughput = float64(ops) * 1e9 / float64(wall)
+		if cpu > 0 {
+			out.metrics.CPUPerOp = float64(cpu) / (float64(ops) * 1e9)
+			out.metrics.CPUShare = float64(cpu) / float64(wall)
+		}
+	}
+	return ops, nil
+}
+
+// tailBuffer keeps the last max bytes written to it, and at most 2*max at
+// any time.
+type tailBuffer struct {
+	max int
+	b   []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.b = append(t.b, p...)
+	if len(t.b) > 2*t.max {
+		t.b = append(t.b[:0], t.b[len(t.b)-t.max:]...)
+	}
+	return len(p), nil
+}
+
+// Bytes returns the kept bytes: the last max or more written.
+func (t *tailBuffer) Bytes() []byte { return t.b }

@@ -1,0 +1,313 @@
+package pairs
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"workbench/perfcount"
+)
+
+// DefaultPairs is the number of pairs when neither the command line nor the
+// suite says.
+const DefaultPairs = 6
+
+// Options configure Run. Only Before and After are required.
+type Options struct {
+	// Repo is the checkout the harness runs from; its history must hold
+	// both revisions. Empty: the checkout containing the working directory.
+	Repo string
+	// Before and After are the revisions compared, as the user names them.
+	Before, After string
+	// Pairs is the number of pairs; 0 takes the suite's, or DefaultPairs.
+	Pairs int
+	// Suite is a suite name (looked up in ExperimentsDir/suites) or a path;
+	// empty is "default".
+	Suite string
+	// Experiment is the experiment directory's name; empty picks the next
+	// free NNN-pairs-<before>-<after> (with Resume: the latest one for these
+	// commits, if any).
+	Experiment string
+	// ExperimentsDir holds experiment directories; empty is Repo/experiments.
+	ExperimentsDir string
+	// Resume continues an experiment that already has runs, skipping the
+	// cells it has recorded. Without it, such an experiment is refused.
+	Resume bool
+	// CacheDir holds builds and run directories; empty is DefaultCacheDir().
+	CacheDir string
+	// CPU, KeepASLR and ExtraEnv choose the controls; see ControlOptions.
+	CPU      string
+	KeepASLR bool
+	ExtraEnv []string
+	// Progress receives progress; Terminal makes it one updating line.
+	Progress io.Writer
+	Terminal bool
+	// Log receives what the runner does (builds, experiment, warnings).
+	Log io.Writer
+	// OnRun, if set, is called after each run is recorded.
+	OnRun func(*Line)
+}
+
+// Result is what Run did.
+type Result struct {
+	// Experiment is the experiment's name, Dir its directory and RunsPath
+	// its runs.jsonl.
+	Experiment, Dir, RunsPath string
+	Meta                      Meta
+	// Ran counts the runs recorded in this call, Failed those of them that
+	// failed, and Skipped the cells already recorded before it.
+	Ran, Failed, Skipped int
+}
+
+// Run builds both revisions and runs the suite on them in alternating pairs,
+// appending one line per run to the experiment's runs.jsonl. A failing run
+// is recorded and the others go on; Run itself fails only when it cannot
+// start or continue (bad options, failed build, unwritable files) or when
+// ctx is cancelled, in which case every finished run is already on disk and
+// the returned Result counts them.
+func Run(ctx context.Context, o Options) (*Result, error) {
+	logf := func(format string, args ...any) {
+		if o.Log != nil {
+			fmt.Fprintf(o.Log, format+"\n", args...)
+		}
+	}
+
+	// 1. Fill in defaults and read the suite.
+	if err := o.fill(ctx); err != nil {
+		return nil, err
+	}
+	suite, err := LoadSuite(filepath.Join(o.ExperimentsDir, "suites"), o.Suite)
+	if err != nil {
+		return nil, err
+	}
+	if o.Pairs == 0 {
+		o.Pairs = cmp.Or(suite.Pairs, DefaultPairs)
+	}
+	if o.Pairs < 1 {
+		return nil, fmt.Errorf("pairs %d: want at least 1", o.Pairs)
+	}
+
+	// 2. Resolve the revisions.
+	b := &Builder{Repo: o.Repo, CacheDir: o.CacheDir, Log: o.Log}
+	revs := [2]string{o.Before, o.After}
+	var commits [2]string
+	for i, rev := range revs {
+		if commits[i], err = b.Resolve(ctx, rev); err != nil {
+			return nil, err
+		}
+	}
+
+	// 3. Choose the experiment, lock it, and see what it already holds.
+	exp := o.Experiment
+	if exp == "" && o.Resume {
+		exp = latestExperiment(o.ExperimentsDir, commits[0], commits[1])
+	}
+	if exp == "" {
+		if exp, err = NextExperiment(o.ExperimentsDir, commits[0], commits[1]); err != nil {
+			return nil, err
+		}
+	}
+	if err := checkExperimentName(exp); err != nil {
+		return nil, err
+	}
+	res := &Result{Experiment: exp, Dir: filepath.Join(o.ExperimentsDir, exp)}
+	res.RunsPath = filepath.Join(res.Dir, RunsFile)
+	runDir := RunDirFor(o.CacheDir, res.Dir)
+	if err := os.MkdirAll(runDir, 0o755); err != nil {
+		return nil, err
+	}
+	unlock, err := lockFile(filepath.Join(runDir, "lock"))
+	if err != nil {
+		return nil, fmt.Errorf("experiment %s: %w", exp, err)
+	}
+	defer unlock()
+	done, complete, err := recorded(res.RunsPath, o.Resume)
+	if err != nil {
+		return nil, err
+	}
+	old, err := readMeta(res.Dir)
+	if err != nil {
+		return nil, err
+	}
+	if !o.Resume {
+		old = nil // an experiment with no runs starts afresh
+	}
+	if old != nil && (old.Before.Commit != commits[0] || old.After.Commit != commits[1]) {
+		return nil, fmt.Errorf("%w: %s compares %s with %s, not %s with %s; choose another exp",
+			ErrMetaMismatch, filepath.Join(res.Dir, MetaFile),
+			short(old.Before.Commit), short(old.After.Commit), short(commits[0]), short(commits[1]))
+	}
+
+	// 4. Build both sides (the same commit on both sides is an A/A
+	// experiment: built once, then found in the cache).
+	var builds [2]Build
+	for i, side := range []Side{Before, After} {
+		if builds[i], err = b.Build(ctx, side, revs[i], commits[i], suite.Tools()); err != nil {
+			return nil, err
+		}
+	}
+
+	// 5. Set up the controls, the directory, meta.json and the criteria.
+	controls, err := DetectControls(ctx, runDir, ControlOptions{CPU: o.CPU, KeepASLR: o.KeepASLR, ExtraEnv: o.ExtraEnv})
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range controls.Notes {
+		logf("warning: %s", n)
+	}
+	if err := os.MkdirAll(res.Dir, 0o755); err != nil {
+		return nil, err
+	}
+	cells := Schedule(o.Pairs, suite.Workloads)
+	if old != nil {
+		res.Meta = *old
+		if old.Controls.ASLROff != controls.ASLROff || old.Controls.CPU != controls.CPU {
+			logf("warning: controls differ from the experiment's start (ASLR off %v → %v, CPU %q → %q); each run records its own",
+				old.Controls.ASLROff, controls.ASLROff, old.Controls.CPU, controls.CPU)
+		}
+	} else {
+		origin, err := setupCriteria(ctx, o.Repo, res.Dir, commits[0], func(s string) { logf("warning: %s", s) })
+		if err != nil {
+			return nil, fmt.Errorf("criteria: %w", err)
+		}
+		res.Meta = Meta{
+			Experiment: exp,
+			Before:     builds[0],
+			After:      builds[1],
+			Suite:      suite.Name,
+			SuitePath:  suite.Path,
+			SuiteText:  suite.Text,
+			Pairs:      o.Pairs,
+			Runs:       len(cells),
+			Timeout:    suite.Timeout,
+			Controls:   controls,
+			Criteria:   origin,
+			Harness:    harnessInfo(ctx, o.Repo),
+			Machine:    perfcount.ThisMachine(),
+			Start:      time.Now().UTC(),
+		}
+		if err := writeMeta(res.Dir, &res.Meta); err != nil {
+			return nil, err
+		}
+	}
+
+	// 6. Run the cells not yet recorded, appending each line as it comes.
+	w, err := openRuns(res.RunsPath, complete)
+	if err != nil {
+		return nil, err
+	}
+	defer w.Close()
+	var todo []Cell
+	for _, c := range cells {
+		if done[c.Key()] {
+			res.Skipped++
+		} else {
+			todo = append(todo, c)
+		}
+	}
+	logf("experiment %s: %d runs to do, %d already recorded, in %s", exp, len(todo), res.Skipped, res.RunsPath)
+	p := &Progress{W: o.Progress, Terminal: o.Terminal, Pairs: o.Pairs, Total: len(todo), Recorded: res.Skipped}
+	defer p.Done()
+	for _, c := range todo {
+		if ctx.Err() != nil {
+			return res, interrupted(res, ctx.Err())
+		}
+		p.Starting(c)
+		build := builds[0]
+		if c.Side == After {
+			build = builds[1]
+		}
+		l, err := runCell(ctx, &controls, suite.Timeout, c, build, profileDumpDir(res.Dir, c))
+		if errors.Is(err, errInterrupted) {
+			return res, interrupted(res, ctx.Err())
+		}
+		if err != nil {
+			return res, err
+		}
+		l.Experiment, l.Suite = exp, suite.Name
+		if err := w.append(&l); err != nil {
+			return res, err
+		}
+		res.Ran++
+		if l.Failed() {
+			res.Failed++
+		}
+		p.Finished(c, &l)
+		if o.OnRun != nil {
+			o.OnRun(&l)
+		}
+	}
+	for _, err := range convertProfiles(res.Dir, suite) {
+		logf("warning: %v", err)
+	}
+	return res, nil
+}
+
+// fill checks the options and fills in the defaults. Paths are made
+// absolute: the run directory links into the cache, and the criteria are
+// looked up by their path relative to the repository.
+func (o *Options) fill(ctx context.Context) error {
+	if o.Before == "" || o.After == "" {
+		return errors.New("both a before and an after revision are needed")
+	}
+	var err error
+	if o.Repo == "" {
+		if o.Repo, err = RepoRoot(ctx, "."); err != nil {
+			return err
+		}
+	}
+	if o.ExperimentsDir == "" {
+		o.ExperimentsDir = filepath.Join(o.Repo, "experiments")
+	}
+	if o.CacheDir == "" {
+		if o.CacheDir, err = DefaultCacheDir(); err != nil {
+			return err
+		}
+	}
+	for _, p := range []*string{&o.Repo, &o.ExperimentsDir, &o.CacheDir} {
+		if *p, err = filepath.Abs(*p); err != nil {
+			return err
+		}
+	}
+	if o.Suite == "" {
+		o.Suite = "default"
+	}
+	return nil
+}
+
+// recorded reads the cells already in runs.jsonl, and the length of its
+// whole lines. Recorded runs without resume are an error: they are never
+// overwritten.
+func recorded(path string, resume bool) (done map[CellKey]bool, complete int64, err error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, 0, nil
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	lines, complete, err := ReadRuns(f)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(lines) > 0 && !resume {
+		return nil, 0, fmt.Errorf("%w: %s holds %d runs; pass resume=1 (--resume) to continue it, or choose another exp",
+			ErrRunsExist, path, len(lines))
+	}
+	done = make(map[CellKey]bool, len(lines))
+	for i := range lines {
+		done[lines[i].Key()] = true
+	}
+	return done, complete, nil
+}
+
+func interrupted(res *Result, err error) error {
+	return fmt.Errorf("interrupted after %d runs (all recorded in %s): continue with resume=1 exp=%s: %w",
+		res.Ran, res.RunsPath, res.Experiment, err)
+}

@@ -1,0 +1,377 @@
+package pairs_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"workbench/experiments/pairs"
+	"workbench/experiments/pairs/pairstest"
+)
+
+// testSuite runs three workloads of the fake subject: one under callgrind,
+// one that crashes, and one measured twice: under perf with two repeats, and
+// under callgrind.
+const testSuite = `pairs 2
+timeout 1m
+workload count-a backend=callgrind ops=10
+workload crash   backend=perf ops=1
+workload count-b backend=perf events=task-clock ops=100 repeat=2
+workload count-b backend=callgrind ops=10
+`
+
+type fixture struct {
+	repo    *pairstest.Repo
+	opts    pairs.Options
+	log     *bytes.Buffer // Options.Log
+	fakeLog string        // what the fake subject logs of its invocations
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	f := &fixture{
+		repo: pairstest.NewRepo(t, map[string]string{
+			"experiments/007-e2e/criteria": "time.max_worse = 5%\n",
+		}),
+		log: new(bytes.Buffer),
+	}
+	f.fakeLog = filepath.Join(t.TempDir(), "fake.log")
+	suites := filepath.Join(f.repo.Dir, "experiments", "suites")
+	if err := os.MkdirAll(suites, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(suites, "test.suite"), []byte(testSuite), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.opts = pairs.Options{
+		Repo:     f.repo.Dir,
+		Before:   "HEAD~1",
+		After:    "main",
+		Suite:    "test",
+		CacheDir: t.TempDir(),
+		ExtraEnv: []string{"FAKE_LOG=" + f.fakeLog},
+		Log:      f.log,
+		Progress: new(bytes.Buffer),
+	}
+	return f
+}
+
+func readLines(t *testing.T, path string) []pairs.Line {
+	t.Helper()
+	fl, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fl.Close()
+	lines, _, err := pairs.ReadRuns(fl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lines
+}
+
+func keys(lines []pairs.Line) []string {
+	var ks []string
+	for i := range lines {
+		ks = append(ks, lines[i].Key().String())
+	}
+	return ks
+}
+
+// scheduleKeys is the order the test suite's cells run in.
+func scheduleKeys(t *testing.T, n int) []string {
+	t.Helper()
+	s, err := pairs.ParseSuite("test.suite", strings.NewReader(testSuite))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ks []string
+	for _, c := range pairs.Schedule(n, s.Workloads) {
+		ks = append(ks, c.Key().String())
+	}
+	return ks
+}
+
+func gitOut(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+func TestRun_EndToEnd(t *testing.T) {
+	f := newFixture(t)
+	o := f.opts
+	o.Experiment = "007-e2e"
+	res, err := pairs.Run(context.Background(), o)
+	if err != nil {
+		t.Fatalf("%v\nlog:\n%s", err, f.log)
+	}
+	if res.Ran != 12 || res.Failed != 4 || res.Skipped != 0 {
+		t.Errorf("ran %d, failed %d, skipped %d; want 12, 4, 0", res.Ran, res.Failed, res.Skipped)
+	}
+	if n := strings.Count(f.log.String(), ": building "); n != 2 {
+		t.Errorf("%d builds, want 2; log:\n%s", n, f.log)
+	}
+
+	// The lines come in ABBA order, one per cell.
+	lines := readLines(t, res.RunsPath)
+	if got, want := keys(lines), scheduleKeys(t, 2); !slices.Equal(got, want) {
+		t.Fatalf("cells in runs.jsonl:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	wantPos := map[[2]any]int{{1, "before"}: 1, {1, "after"}: 2, {2, "after"}: 1, {2, "before"}: 2}
+	for i := range lines {
+		l := &lines[i]
+		commit, rev, perOp := f.repo.Before, "HEAD~1", float64(pairstest.BeforePerOp)
+		if l.Side == "after" {
+			commit, rev, perOp = f.repo.After, "main", pairstest.AfterPerOp
+		}
+		if l.Commit != commit || l.Revision != rev || l.Experiment != "007-e2e" || l.Suite != "test" || l.Schema != 1 {
+			t.Errorf("line %d: %+v", i+1, l.Run)
+		}
+		if l.Position != wantPos[[2]any{l.Pair, l.Side}] {
+			t.Errorf("line %d: pair %d %s at position %d", i+1, l.Pair, l.Side, l.Position)
+		}
+		if l.Controls == nil || l.Start.IsZero() || l.Wall <= 0 || len(l.Measurements) == 0 {
+			t.Errorf("line %d: controls %v, start %v, wall %v, measurements %v", i+1, l.Controls, l.Start, l.Wall, l.Measurements)
+		}
+		switch l.Workload {
+		case "count-a":
+			if l.Failed() || l.Ops != 10 || len(l.Counts) != 1 || l.Counts[0].PerOp != perOp ||
+				l.Counts[0].Source != "callgrind" || l.Metrics.Throughput != 0 || l.Metrics.PeakRSS != 0 {
+				t.Errorf("line %d (count-a): %+v", i+1, l)
+			}
+		case "count-b":
+			// One run of two measurements: time and task-clock from perf,
+			// instructions from callgrind, each per its own operations.
+			m := l.Metrics
+			if l.Failed() || l.Ops != 200 || len(l.Counts) != 2 ||
+				l.Counts[0].Event != "task-clock" || l.Counts[0].Source != "perf" || l.Counts[0].Value != 200*perOp ||
+				l.Counts[1].Event != "instructions" || l.Counts[1].Source != "callgrind" || l.Counts[1].Value != 10*perOp ||
+				l.Counts[1].PerOp != perOp || m.Throughput != 1e6 || m.CPUShare != 0.9 || m.PeakRSS <= 0 {
+				t.Errorf("line %d (count-b): %+v", i+1, l)
+			}
+			ms := l.Measurements
+			if len(ms) != 2 || ms[0].Backend != "perf" || ms[1].Backend != "callgrind" || ms[0].Ops != 200 || ms[1].Ops != 10 ||
+				strings.Join(ms[0].Args, " ") != "run --backend perf -e task-clock -n 100 -r 2 --json count-b" ||
+				l.Wall != ms[0].Wall+ms[1].Wall || !l.Start.Equal(ms[0].Start) {
+				t.Errorf("line %d (count-b): measurements %+v", i+1, ms)
+			}
+		case "crash":
+			if l.ExitCode != 3 || !strings.Contains(l.StderrTail, "panic: boom") || l.Counts != nil || l.Error != "" ||
+				len(l.Measurements) != 1 || l.Measurements[0].ExitCode != 3 {
+				t.Errorf("line %d (crash): exit %d, error %q, stderr %q", i+1, l.ExitCode, l.Error, l.StderrTail)
+			}
+		}
+	}
+
+	// Both sides ran through the same path, in the same directory, with an
+	// environment of the same size.
+	logged, err := os.ReadFile(f.fakeLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	invocations := strings.Split(strings.TrimSpace(string(logged)), "\n")
+	if len(invocations) != 16 {
+		t.Errorf("%d invocations logged, want 16", len(invocations))
+	}
+	slices.Sort(invocations)
+	if u := slices.Compact(invocations); len(u) != 1 || !strings.Contains(u[0], "/bin/pure-count ") {
+		t.Errorf("invocations differ:\n%s", strings.Join(u, "\n"))
+	}
+
+	// meta.json records the commits, the controls and where the criteria
+	// came from; the committed criteria were copied.
+	b, err := os.ReadFile(filepath.Join(res.Dir, "meta.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var meta pairs.Meta
+	if err := json.Unmarshal(b, &meta); err != nil {
+		t.Fatal(err)
+	}
+	if meta.Before.Commit != f.repo.Before || meta.After.Commit != f.repo.After || meta.Pairs != 2 || meta.Runs != 12 ||
+		meta.Suite != "test" || meta.SuiteText != testSuite || meta.Criteria.Source != "committed" ||
+		meta.Criteria.Path != "experiments/007-e2e/criteria" || meta.Controls.EnvBytes == 0 ||
+		!slices.Contains(meta.Controls.Env, "FAKE_LOG="+f.fakeLog) {
+		t.Errorf("meta.json:\n%s", b)
+	}
+	if c, _ := os.ReadFile(filepath.Join(res.Dir, "criteria")); string(c) != "time.max_worse = 5%\n" {
+		t.Errorf("criteria %q", c)
+	}
+
+	// The user's checkout is untouched and no worktree is left behind.
+	if wt := gitOut(t, f.repo.Dir, "worktree", "list", "--porcelain"); strings.Count(wt, "worktree ") != 1 {
+		t.Errorf("worktrees left:\n%s", wt)
+	}
+	if st := gitOut(t, f.repo.Dir, "status", "--porcelain", "--untracked-files=no"); st != "" {
+		t.Errorf("checkout modified:\n%s", st)
+	}
+	if head := strings.TrimSpace(gitOut(t, f.repo.Dir, "rev-parse", "HEAD")); head != f.repo.After {
+		t.Errorf("HEAD moved to %s", head)
+	}
+
+	// Running the same experiment again without resume is refused.
+	_, err = pairs.Run(context.Background(), o)
+	if !errors.Is(err, pairs.ErrRunsExist) || !strings.Contains(err.Error(), "resume=1") {
+		t.Errorf("second run without resume: %v", err)
+	}
+
+	// A new experiment of the same commits reuses the builds.
+	f.log.Reset()
+	o.Experiment, o.Pairs = "", 1
+	res2, err := pairs.Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(f.log.String(), ": building ") || strings.Count(f.log.String(), "using cached build") != 2 {
+		t.Errorf("builds not reused; log:\n%s", f.log)
+	}
+	if want := "008-pairs-" + f.repo.Before[:7] + "-" + f.repo.After[:7]; res2.Experiment != want || res2.Ran != 6 {
+		t.Errorf("experiment %s with %d runs, want %s with 6", res2.Experiment, res2.Ran, want)
+	}
+	if c, _ := os.ReadFile(filepath.Join(res2.Dir, "criteria")); string(c) != pairs.DefaultCriteria {
+		t.Errorf("default criteria %q", c)
+	}
+}
+
+func TestRun_Resume(t *testing.T) {
+	f := newFixture(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	o := f.opts
+	n := 0
+	o.OnRun = func(*pairs.Line) {
+		if n++; n == 5 {
+			cancel() // as an interrupt would, after the fifth run
+		}
+	}
+	res, err := pairs.Run(ctx, o)
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "resume=1") {
+		t.Fatalf("interrupted run: %v", err)
+	}
+	if res == nil || res.Ran != 5 {
+		t.Fatalf("result %+v", res)
+	}
+	first := readLines(t, res.RunsPath)
+	if len(first) != 5 {
+		t.Fatalf("%d lines after the interrupt, want 5", len(first))
+	}
+	// An interrupted write leaves a partial line; resume drops it.
+	fl, err := os.OpenFile(res.RunsPath, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fl.WriteString(`{"schema":1,"experiment":"`)
+	fl.Close()
+
+	// Resume, naming no experiment: the latest one of these commits goes on.
+	o.OnRun = nil
+	o.Resume = true
+	progress := new(bytes.Buffer)
+	o.Progress = progress
+	res2, err := pairs.Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(progress.String(), "run 6/12: pair 1 of 2 after count-b: ok") {
+		t.Errorf("progress of the resumed session:\n%s", progress)
+	}
+	if res2.Experiment != res.Experiment || res2.Skipped != 5 || res2.Ran != 7 {
+		t.Errorf("resumed %s: skipped %d, ran %d; want %s, 5, 7", res2.Experiment, res2.Skipped, res2.Ran, res.Experiment)
+	}
+	all := readLines(t, res.RunsPath)
+	if got, want := keys(all), scheduleKeys(t, 2); !slices.Equal(got, want) {
+		t.Errorf("cells after resume:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for i := range first {
+		if !first[i].Start.Equal(all[i].Start) {
+			t.Errorf("line %d was rewritten", i+1)
+		}
+	}
+
+	// Resuming it with other commits is refused.
+	o.Experiment = res.Experiment
+	o.Before, o.After = o.After, o.Before
+	if _, err := pairs.Run(context.Background(), o); !errors.Is(err, pairs.ErrMetaMismatch) {
+		t.Errorf("resume with swapped commits: %v", err)
+	}
+}
+
+func TestRun_BuildFailure(t *testing.T) {
+	f := newFixture(t)
+	o := f.opts
+	o.After = "broken"
+	o.Experiment = "009-broken"
+	_, err := pairs.Run(context.Background(), o)
+	var be *pairs.BuildError
+	if !errors.As(err, &be) {
+		t.Fatalf("got %v, want a *BuildError", err)
+	}
+	if be.Side != pairs.After || be.Revision != "broken" || be.Commit != f.repo.Broken ||
+		!strings.Contains(be.StderrTail, "main.go") {
+		t.Errorf("build error %+v", be)
+	}
+	msg := err.Error()
+	for _, want := range []string{"after", "broken", f.repo.Broken, "cmd/pure-count/main.go"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error lacks %q:\n%s", want, msg)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(f.repo.Dir, "experiments", "009-broken")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("experiment directory created for a failed build: %v", err)
+	}
+	if wt := gitOut(t, f.repo.Dir, "worktree", "list", "--porcelain"); strings.Count(wt, "worktree ") != 1 {
+		t.Errorf("worktrees left:\n%s", wt)
+	}
+}
+
+func TestRun_UnknownRevision(t *testing.T) {
+	f := newFixture(t)
+	o := f.opts
+	o.Before = "no-such-rev"
+	_, err := pairs.Run(context.Background(), o)
+	if err == nil || !strings.Contains(err.Error(), `revision "no-such-rev" does not name a commit`) {
+		t.Errorf("got %v", err)
+	}
+}
+
+func TestRun_Timeout(t *testing.T) {
+	f := newFixture(t)
+	suite := filepath.Join(f.repo.Dir, "experiments", "suites", "sleepy.suite")
+	if err := os.WriteFile(suite, []byte("workload sleep backend=perf timeout=300ms\nworkload count-a backend=perf\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := f.opts
+	o.Suite, o.Pairs = "sleepy", 1
+	res, err := pairs.Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := readLines(t, res.RunsPath)
+	if res.Failed != 2 || len(lines) != 4 {
+		t.Fatalf("failed %d of %d", res.Failed, len(lines))
+	}
+	for _, l := range lines {
+		switch l.Workload {
+		case "sleep":
+			if l.ExitCode != -1 || l.Error != "perf measurement: killed after its timeout of 300ms" ||
+				!strings.Contains(l.StderrTail, "sleeping") || l.Measurements[0].ExitCode != -1 {
+				t.Errorf("sleep: exit %d, error %q, stderr %q", l.ExitCode, l.Error, l.StderrTail)
+			}
+		case "count-a":
+			if l.Failed() {
+				t.Errorf("count-a failed: %+v", l)
+			}
+		}
+	}
+}

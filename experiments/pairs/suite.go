@@ -1,0 +1,313 @@
+package pairs
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// DefaultTimeout is how long one run may take when the suite does not say.
+// A run that takes longer is killed and recorded as failed.
+const DefaultTimeout = 10 * time.Minute
+
+// DefaultTool is the subject binary a workload runs when it names none.
+const DefaultTool = "pure-count"
+
+// Backends a workload may run under: pure-count's --backend values.
+const (
+	BackendPerf      = "perf"
+	BackendCallgrind = "callgrind"
+)
+
+// A Suite is the list of workloads run on each side of each pair, as declared
+// in a .suite file.
+//
+// The file is line based. Blank lines and text from '#' to the end of a line
+// are ignored. Each other line is a directive followed by its arguments:
+//
+//	pairs N                      pairs to run when the command line does not say
+//	timeout DURATION             longest one measurement may take (Go duration; default 10m)
+//	workload NAME key=value...   one measurement of workload NAME
+//
+// A workload line's keys:
+//
+//	backend=perf|callgrind   required: pure-count's --backend
+//	ops=N                    operations per measurement (-n); default: the workload's own
+//	repeat=N                 repeats in the measurement (-r); default 1
+//	events=E1,E2             events to count (-e); default: pure-count's own
+//	tool=NAME                subject binary, built from cmd/NAME; default pure-count.
+//	                         It must speak pure-count's `run --json` contract.
+//	timeout=DURATION         longest this measurement may take; default: the suite's
+//
+// A workload usually has two lines, one per backend: natively for time and
+// under callgrind for instructions. Its lines are its measurements: in each
+// pair and on each side they run one after the other, in file order, and
+// together make one run, recorded as one line of runs.jsonl. A workload may
+// not have two lines with the same backend.
+type Suite struct {
+	// Name is the suite's name: its file name without ".suite".
+	Name string
+	// Path is the file it was read from.
+	Path string
+	// Text is the file's content, kept so an experiment records exactly
+	// what it ran.
+	Text string
+	// Pairs is the number of pairs the file asks for; 0 when it does not say.
+	Pairs int
+	// Timeout is the longest one measurement may take.
+	Timeout time.Duration
+	// Workloads are in the order of their first line.
+	Workloads []Workload
+}
+
+// A Workload is what one run measures: one workload of the subject, by one or
+// more measurements.
+type Workload struct {
+	// Name is the workload as registered in the subject, e.g. "sort-ints-10k".
+	Name string
+	// Line is the suite line that first named it.
+	Line     int
+	Measures []Measure
+}
+
+// A Measure is one measurement of a workload: one invocation of the subject.
+type Measure struct {
+	// Backend is BackendPerf or BackendCallgrind.
+	Backend string
+	// Tool is the subject binary, built from cmd/<Tool> of each revision; it
+	// takes pure-count's run arguments and prints its JSON lines.
+	Tool string
+	// Ops is the number of operations per repeat; 0 leaves it to the
+	// subject.
+	Ops int
+	// Repeat is the number of repeats in the measurement.
+	Repeat int
+	// Events are the events to count; empty leaves them to the subject.
+	Events []string
+	// Timeout is the longest the measurement may take; 0 is the suite's.
+	Timeout time.Duration
+	// Line is the suite line that declared it.
+	Line int
+}
+
+// Args returns the subject's arguments, after the program name, to take this
+// measurement of workload: run --backend B [-e E] [-n OPS] -r R --json NAME.
+func (m Measure) Args(workload string) []string {
+	args := []string{"run", "--backend", m.Backend}
+	if len(m.Events) > 0 {
+		args = append(args, "-e", strings.Join(m.Events, ","))
+	}
+	if m.Ops > 0 {
+		args = append(args, "-n", strconv.Itoa(m.Ops))
+	}
+	return append(args, "-r", strconv.Itoa(m.Repeat), "--json", workload)
+}
+
+// Tools returns the subject binaries the suite needs, sorted, each once.
+func (s *Suite) Tools() []string {
+	var tools []string
+	for _, w := range s.Workloads {
+		for _, m := range w.Measures {
+			if !slices.Contains(tools, m.Tool) {
+				tools = append(tools, m.Tool)
+			}
+		}
+	}
+	slices.Sort(tools)
+	return tools
+}
+
+// LoadSuite reads a suite by name or path. A name without a slash and
+// without the ".suite" extension is looked up as dir/NAME.suite, where dir is
+// normally the checkout's experiments/suites.
+func LoadSuite(dir, nameOrPath string) (*Suite, error) {
+	path := nameOrPath
+	if !strings.ContainsRune(nameOrPath, filepath.Separator) && !strings.HasSuffix(nameOrPath, ".suite") {
+		path = filepath.Join(dir, nameOrPath+".suite")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("suite %q: %w (suites live in %s as NAME.suite)", nameOrPath, err, dir)
+	}
+	defer f.Close()
+	return ParseSuite(path, f)
+}
+
+var (
+	nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+	// An event as perf spells it, e.g. "task-clock", "instructions:u", "r00c0".
+	eventRE = regexp.MustCompile(`^[A-Za-z0-9_./:=-]+$`)
+)
+
+// ParseSuite parses a suite file. The returned error joins one *ParseError
+// per bad line, so a user sees every problem at once; on error the suite is
+// nil.
+func ParseSuite(path string, r io.Reader) (*Suite, error) {
+	s := &Suite{
+		Name:    strings.TrimSuffix(filepath.Base(path), ".suite"),
+		Path:    path,
+		Timeout: DefaultTimeout,
+	}
+	var (
+		errs      []error
+		text      strings.Builder
+		seen      = map[string]int{} // workload name/backend -> line
+		index     = map[string]int{} // workload name -> position in s.Workloads
+		pairsAt   int
+		timeoutAt int
+	)
+	fail := func(line int, format string, args ...any) {
+		errs = append(errs, &ParseError{File: path, Line: line, Err: fmt.Errorf(format, args...)})
+	}
+	sc := bufio.NewScanner(r)
+	n := 0
+	for sc.Scan() {
+		n++
+		raw := sc.Text()
+		text.WriteString(raw)
+		text.WriteByte('\n')
+		line, _, _ := strings.Cut(raw, "#")
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		switch f[0] {
+		case "pairs":
+			if pairsAt != 0 {
+				fail(n, "pairs repeated (first at line %d)", pairsAt)
+				continue
+			}
+			pairsAt = n
+			if len(f) != 2 {
+				fail(n, "want: pairs N")
+				continue
+			}
+			v, err := strconv.Atoi(f[1])
+			if err != nil || v < 1 {
+				fail(n, "pairs %q: want a whole number of at least 1", f[1])
+				continue
+			}
+			s.Pairs = v
+		case "timeout":
+			if timeoutAt != 0 {
+				fail(n, "timeout repeated (first at line %d)", timeoutAt)
+				continue
+			}
+			timeoutAt = n
+			if len(f) != 2 {
+				fail(n, "want: timeout DURATION (e.g. 5m)")
+				continue
+			}
+			d, err := time.ParseDuration(f[1])
+			if err != nil || d <= 0 {
+				fail(n, "timeout %q: want a positive duration such as 90s or 5m", f[1])
+				continue
+			}
+			s.Timeout = d
+		case "workload":
+			name, m, err := parseMeasure(f[1:], n)
+			if err != nil {
+				fail(n, "%v", err)
+				continue
+			}
+			key := name + "/" + m.Backend
+			if at, dup := seen[key]; dup {
+				fail(n, "workload %s with backend=%s repeats line %d", name, m.Backend, at)
+				continue
+			}
+			seen[key] = n
+			i, ok := index[name]
+			if !ok {
+				i = len(s.Workloads)
+				index[name] = i
+				s.Workloads = append(s.Workloads, Workload{Name: name, Line: n})
+			}
+			s.Workloads[i].Measures = append(s.Workloads[i].Measures, m)
+		default:
+			fail(n, "unknown directive %q (want pairs, timeout or workload)", f[0])
+		}
+	}
+	if err := sc.Err(); err != nil {
+		errs = append(errs, fmt.Errorf("%s: %w", path, err))
+	}
+	if len(errs) == 0 && len(s.Workloads) == 0 {
+		errs = append(errs, fmt.Errorf("%s: no workload lines: a suite needs at least one", path))
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	s.Text = text.String()
+	return s, nil
+}
+
+// parseMeasure parses the arguments of a workload line.
+func parseMeasure(args []string, line int) (name string, m Measure, err error) {
+	if len(args) == 0 {
+		return "", m, errors.New("want: workload NAME backend=perf|callgrind [ops=N] [repeat=N] [events=E,...] [tool=NAME]")
+	}
+	name = args[0]
+	m = Measure{Tool: DefaultTool, Repeat: 1, Line: line}
+	if !nameRE.MatchString(name) {
+		return name, m, fmt.Errorf("workload name %q: want lower-case letters, digits and dashes", name)
+	}
+	keys := map[string]bool{}
+	for _, kv := range args[1:] {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || v == "" {
+			return name, m, fmt.Errorf("%q: want key=value", kv)
+		}
+		if keys[k] {
+			return name, m, fmt.Errorf("key %s given twice", k)
+		}
+		keys[k] = true
+		switch k {
+		case "backend":
+			if v != BackendPerf && v != BackendCallgrind {
+				return name, m, fmt.Errorf("backend=%s: want perf or callgrind", v)
+			}
+			m.Backend = v
+		case "ops", "repeat":
+			i, err := strconv.Atoi(v)
+			if err != nil || i < 1 {
+				return name, m, fmt.Errorf("%s=%s: want a whole number of at least 1", k, v)
+			}
+			if k == "ops" {
+				m.Ops = i
+			} else {
+				m.Repeat = i
+			}
+		case "events":
+			for _, e := range strings.Split(v, ",") {
+				if !eventRE.MatchString(e) {
+					return name, m, fmt.Errorf("events=%s: bad event %q", v, e)
+				}
+				m.Events = append(m.Events, e)
+			}
+		case "tool":
+			if !nameRE.MatchString(v) {
+				return name, m, fmt.Errorf("tool=%s: want the name of a directory under cmd/", v)
+			}
+			m.Tool = v
+		case "timeout":
+			d, err := time.ParseDuration(v)
+			if err != nil || d <= 0 {
+				return name, m, fmt.Errorf("timeout=%s: want a positive duration such as 90s or 5m", v)
+			}
+			m.Timeout = d
+		default:
+			return name, m, fmt.Errorf("unknown key %q (want backend, ops, repeat, events, tool or timeout)", k)
+		}
+	}
+	if m.Backend == "" {
+		return name, m, fmt.Errorf("workload %s: backend=perf or backend=callgrind is required", name)
+	}
+	return name, m, nil
+}
