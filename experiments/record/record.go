@@ -44,7 +44,9 @@ type Run struct {
 type Metrics struct {
 	// Throughput is operations (or successful responses) per second.
 	Throughput float64 `json:"throughput,omitempty"`
-	// CPUPerOp is user+system CPU seconds per operation, all threads.
+	// CPUPerOp is CPU seconds per operation: the measured region's thread
+	// CPU time for in-process workloads, user+system of all threads for
+	// servers.
 	CPUPerOp float64 `json:"cpu_per_op_s,omitempty"`
 	// CPUShare is CPU seconds over wall seconds of the subject.
 	CPUShare float64 `json:"cpu_share,omitempty"`
