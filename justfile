@@ -11,6 +11,11 @@ set positional-arguments := true
 pairs +args:
     go run ./cmd/pure-pairs run "$@"
 
+# Regenerate an experiment's note and plot from its files alone, byte for byte.
+# Keys: exp=NNN-slug
+note +args:
+    go run ./cmd/pure-note "$@"
+
 # Run the tests (the README's test command).
 test:
     go test ./...

@@ -88,7 +88,7 @@ func TestParseEvents_SysfsARM(t *testing.T) {
 
 func TestReadMachine_ARMFixture(t *testing.T) {
 	m := readMachine("testdata/sys")
-	if m.Kernel != "6.6.31+rpt-rpi-2712" || m.CPUModel != "Cortex-A76" || m.Paranoid != 2 {
+	if m.Kernel != "6.6.31+rpt-rpi-2712" || m.CPUModel != "Cortex-A76" || m.Paranoid != 2 || m.NumCPU != 4 {
 		t.Errorf("machine = %+v", m)
 	}
 	if strings.Join(m.PMUs, ",") != "armv8_pmuv3_0" {

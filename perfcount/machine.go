@@ -49,7 +49,7 @@ func readMachine(root string) Machine {
 	m := Machine{
 		Kernel:   strings.TrimSpace(readString(filepath.Join(root, "proc/sys/kernel/osrelease"))),
 		CPUModel: cpuModel(readString(filepath.Join(root, "proc/cpuinfo"))),
-		NumCPU:   runtime.NumCPU(),
+		NumCPU:   onlineCPUs(root),
 		Paranoid: -99,
 		GOARCH:   runtime.GOARCH,
 		GOOS:     runtime.GOOS,
@@ -68,6 +68,27 @@ func readMachine(root string) Machine {
 		m.CPUModel = strings.TrimRight(readString(filepath.Join(root, "proc/device-tree/model")), "\x00\n")
 	}
 	return m
+}
+
+// onlineCPUs counts the CPUs in /sys/devices/system/cpu/online ("0-3,6"),
+// the machine's, not the process's affinity mask (which taskset narrows).
+func onlineCPUs(root string) int {
+	n := 0
+	for _, r := range strings.Split(strings.TrimSpace(readString(filepath.Join(root, "sys/devices/system/cpu/online"))), ",") {
+		lo, hi, isRange := strings.Cut(r, "-")
+		l, err1 := strconv.Atoi(lo)
+		h, err2 := strconv.Atoi(hi)
+		switch {
+		case !isRange && err1 == nil:
+			n++
+		case isRange && err1 == nil && err2 == nil && h >= l:
+			n += h - l + 1
+		}
+	}
+	if n == 0 {
+		return runtime.NumCPU()
+	}
+	return n
 }
 
 func readString(path string) string {

@@ -1,0 +1,44 @@
+// Command pure-note regenerates the note of a pairs experiment from its
+// directory alone: runs.jsonl, meta.json, criteria, calibration.jsonl and
+// profiles/ in, note.md and ratios.png out, byte for byte the same each time.
+//
+//	pure-note exp=NNN-slug        (the experiment under ./experiments)
+//	pure-note DIR                 (any experiment directory)
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"workbench/experiments/note"
+)
+
+func main() {
+	if err := run(context.Background(), os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "pure-note: "+err.Error())
+		os.Exit(1)
+	}
+}
+
+func run(_ context.Context, args []string, stdout, _ io.Writer) error {
+	if len(args) != 1 {
+		return errors.New("usage: pure-note exp=NNN-slug | pure-note DIR")
+	}
+	dir := args[0]
+	if name, ok := strings.CutPrefix(dir, "exp="); ok {
+		if name == "" || strings.ContainsRune(name, '/') {
+			return fmt.Errorf("exp=%q: name an experiment directory under experiments/, e.g. exp=002-pairs-abc-def", name)
+		}
+		dir = filepath.Join("experiments", name)
+	}
+	if err := note.Render(dir); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s and %s\n", filepath.Join(dir, note.NoteFile), filepath.Join(dir, note.PlotFile))
+	return nil
+}

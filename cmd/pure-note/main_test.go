@@ -1,0 +1,43 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Regenerating a note gives the same bytes as the golden note of the
+// renderer's "worse" case.
+func TestRun_RegeneratesByteForByte(t *testing.T) {
+	src := filepath.Join("..", "..", "experiments", "note", "testdata", "same")
+	dir := t.TempDir()
+	for _, f := range []string{"runs.jsonl", "meta.json", "criteria", "calibration.jsonl"} {
+		b, err := os.ReadFile(filepath.Join(src, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, f), b, 0o644)
+	}
+	var out bytes.Buffer
+	for i := 0; i < 2; i++ {
+		if err := run(context.Background(), []string{dir}, &out, &out); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, "note.md"))
+	want, _ := os.ReadFile(filepath.Join(src, "note.golden.md"))
+	if !bytes.Equal(got, want) {
+		t.Errorf("note differs from %s/note.golden.md", src)
+	}
+}
+
+func TestRun_Errors(t *testing.T) {
+	var out bytes.Buffer
+	for _, args := range [][]string{{}, {"exp="}, {"exp=a/b"}, {t.TempDir()}} {
+		if err := run(context.Background(), args, &out, &out); err == nil {
+			t.Errorf("pure-note %v succeeded", args)
+		}
+	}
+}

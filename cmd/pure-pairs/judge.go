@@ -1,0 +1,39 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"workbench/experiments/note"
+	"workbench/experiments/pairs"
+)
+
+func init() { afterRuns = judgeAndWrite }
+
+// judgeAndWrite judges the experiment from its directory alone, writes its
+// note and plot there, and prints the verdict.
+func judgeAndWrite(ctx context.Context, res *pairs.Result, stdout, stderr io.Writer) error {
+	fmt.Fprintf(stdout, "%s: %d runs recorded (%d failed), %d from earlier sessions, in %s\n",
+		res.Experiment, res.Ran, res.Failed, res.Skipped, res.RunsPath)
+	if err := note.Render(res.Dir); err != nil {
+		return fmt.Errorf("writing the note of %s: %w", res.Experiment, err)
+	}
+	exp, err := note.Load(res.Dir)
+	if err != nil {
+		return err
+	}
+	printVerdict(stdout, exp)
+	fmt.Fprintf(stdout, "note: %s\n", filepath.Join(res.Dir, note.NoteFile))
+	return nil
+}
+
+// printVerdict prints the overall verdict and one line per workload.
+func printVerdict(w io.Writer, exp *note.Experiment) {
+	r := exp.Report
+	fmt.Fprintf(w, "verdict: %s: %s\n", r.Verdict, r.Reason)
+	for _, wl := range r.Workloads {
+		fmt.Fprintf(w, "  %-20s %-8s %s\n", wl.Workload, wl.Verdict, wl.Reason)
+	}
+}
