@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"slices"
 	"syscall"
 	"time"
 
@@ -176,8 +177,9 @@ type countLine struct {
 // stdout and returns the operations measured. Its "run" lines for workload
 // are summed over repeats: each event's Value is the total over all repeats
 // and PerOp that over all operations. Several events of one repeat share one
-// region, so a repeat's ops, wall and CPU time are counted once. Metrics are
-// filled only for the perf backend, where the times are meaningful.
+// region, so a repeat's ops, wall and CPU time are counted once. Metrics
+// (throughput, CPU per op, CPU share) are the medians over repeats, filled
+// only for the perf backend, where the times are meaningful.
 func parseCountOutput(out *output, workload, backend string, stdout []byte) (ops int64, err error) {
 	type repeat struct{ ops, wall, cpu int64 }
 	var (
@@ -226,20 +228,27 @@ func parseCountOutput(out *output, workload, backend string, stdout []byte) (ops
 	if len(repeats) == 0 {
 		return 0, fmt.Errorf("pure-count printed no run line for %s", workload)
 	}
-	var wall, cpu int64
+	var thr, cpuOp, share []float64
 	for _, r := range repeats {
 		ops += r.ops
-		wall += r.wall
-		cpu += r.cpu
+		if r.wall > 0 {
+			thr = append(thr, float64(r.ops)*1e9/float64(r.wall))
+			if r.cpu > 0 {
+				cpuOp = append(cpuOp, float64(r.cpu)/(float64(r.ops)*1e9))
+				share = append(share, float64(r.cpu)/float64(r.wall))
+			}
+		}
 	}
 	for i := range out.counts {
 		out.counts[i].PerOp = out.counts[i].Value / float64(ops)
 	}
-	if backend == BackendPerf && wall > 0 {
-		out.metrics.Throughput = float64(ops) * 1e9 / float64(wall)
-		if cpu > 0 {
-			out.metrics.CPUPerOp = float64(cpu) / (float64(ops) * 1e9)
-			out.metrics.CPUShare = float64(cpu) / float64(wall)
+	// Times are the median over repeats: a repeat that another process
+	// disturbed moves the median less than it moves a sum.
+	if backend == BackendPerf && len(thr) > 0 {
+		out.metrics.Throughput = median(thr)
+		if len(cpuOp) > 0 {
+			out.metrics.CPUPerOp = median(cpuOp)
+			out.metrics.CPUShare = median(share)
 		}
 	}
 	return ops, nil
@@ -262,3 +271,13 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 
 // Bytes returns the kept bytes: the last max or more written.
 func (t *tailBuffer) Bytes() []byte { return t.b }
+
+// median returns the median of xs (which it sorts).
+func median(xs []float64) float64 {
+	slices.Sort(xs)
+	n := len(xs)
+	if n%2 == 1 {
+		return xs[n/2]
+	}
+	return (xs[n/2-1] + xs[n/2]) / 2
+}
