@@ -97,9 +97,10 @@ func groupRuns(runs []record.Run) ([]workloadRuns, []error) {
 	return out, warns
 }
 
-// formatPairs writes ascending pair numbers with runs collapsed:
-// "1, 3–5 and 7".
-func formatPairs(nums []int) string {
+// FormatPairs writes ascending pair numbers with runs collapsed:
+// "1, 3–5 and 7"; "none" for none. Notes use it to say which pairs a
+// verdict used.
+func FormatPairs(nums []int) string {
 	var parts []string
 	for i := 0; i < len(nums); {
 		j := i

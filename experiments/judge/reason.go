@@ -121,7 +121,7 @@ func intervalText(mr *MetricResult, skips []skipped, opts Options) string {
 		s = formatConfidence(min(r.Confidence, opts.Confidence)) + " CI " + span
 	}
 	if len(skips) > 0 {
-		s += " over pairs " + formatPairs(mr.Pairs) + "; " + skipText(skips)
+		s += " over pairs " + FormatPairs(mr.Pairs) + "; " + skipText(skips)
 	}
 	return s
 }
@@ -130,7 +130,7 @@ func intervalText(mr *MetricResult, skips []skipped, opts Options) string {
 func skipText(skips []skipped) string {
 	parts := make([]string, len(skips))
 	for i, s := range skips {
-		parts[i] = formatPairs(s.pairs) + " " + s.label
+		parts[i] = FormatPairs(s.pairs) + " " + s.label
 	}
 	return strings.Join(parts, ", ")
 }

@@ -19,8 +19,8 @@ func TestFormatPairs(t *testing.T) {
 	}{
 		{nil, "none"}, {[]int{3}, "3"}, {[]int{1, 2}, "1 and 2"}, {[]int{1, 2, 4, 5, 6}, "1, 2 and 4–6"}, {[]int{1, 3, 4, 5, 7}, "1, 3–5 and 7"},
 	} {
-		if got := formatPairs(tt.in); got != tt.want {
-			t.Errorf("formatPairs(%v) = %q, want %q", tt.in, got, tt.want)
+		if got := FormatPairs(tt.in); got != tt.want {
+			t.Errorf("FormatPairs(%v) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

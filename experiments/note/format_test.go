@@ -1,6 +1,8 @@
 package note
 
 import (
+	"workbench/experiments/judge"
+
 	"strings"
 	"testing"
 
@@ -44,8 +46,8 @@ func TestFormat(t *testing.T) {
 		{formatConfidence(0.9375), "93.8 %"},
 		{formatConfidence(0.95), "95 %"},
 		{sig(9.9996, 4), "10.00"},
-		{formatPairs([]int{1, 2, 4, 5, 6}), "1, 2 and 4–6"},
-		{formatPairs(nil), "none"},
+		{judge.FormatPairs([]int{1, 2, 4, 5, 6}), "1, 2 and 4–6"},
+		{judge.FormatPairs(nil), "none"},
 		{plural(1, "run"), "1 run"},
 		{plural(12, "run"), "12 runs"},
 		{code("a`b"), "``a`b``"},

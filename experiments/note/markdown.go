@@ -53,34 +53,6 @@ func sentence(s string) string {
 	return s + "."
 }
 
-// formatPairs writes ascending pair numbers with runs collapsed: "1, 2 and
-// 4–6"; "none" for none.
-func formatPairs(nums []int) string {
-	var parts []string
-	for i := 0; i < len(nums); {
-		j := i
-		for j+1 < len(nums) && nums[j+1] == nums[j]+1 {
-			j++
-		}
-		switch {
-		case j == i:
-			parts = append(parts, fmt.Sprint(nums[i]))
-		case j == i+1:
-			parts = append(parts, fmt.Sprint(nums[i]), fmt.Sprint(nums[j]))
-		default:
-			parts = append(parts, fmt.Sprintf("%d–%d", nums[i], nums[j]))
-		}
-		i = j + 1
-	}
-	switch len(parts) {
-	case 0:
-		return "none"
-	case 1:
-		return parts[0]
-	}
-	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
-}
-
 // joinAnd joins words as "a", "a and b", "a, b and c".
 func joinAnd(words []string) string {
 	switch len(words) {

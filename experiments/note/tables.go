@@ -85,7 +85,7 @@ func (e *Experiment) writeMedians(b *strings.Builder) {
 			if m.Threshold > m.Criterion {
 				thr += " (noise)"
 			}
-			t.row(m.Metric.Name, role, src, formatPairs(m.Pairs),
+			t.row(m.Metric.Name, role, src, judge.FormatPairs(m.Pairs),
 				formatValue(m.Metric, m.Before.Center), formatValue(m.Metric, m.After.Center),
 				changeCI(m.Ratio, e.Report.Options.Confidence), p, formatSpread(m.Noise.Spread), thr, string(m.Verdict))
 		}
@@ -126,7 +126,7 @@ func (e *Experiment) writeInstructions(b *strings.Builder) {
 					t.row(w.Workload, m.Metric.Name, string(m.Source), "none", "—", "—", "—", string(m.Verdict))
 					continue
 				}
-				t.row(w.Workload, m.Metric.Name, string(m.Source), formatPairs(m.Pairs),
+				t.row(w.Workload, m.Metric.Name, string(m.Source), judge.FormatPairs(m.Pairs),
 					formatCount(m.Before.Center), formatCount(m.After.Center), formatChange(m.Ratio.Center), string(m.Verdict))
 				continue
 			}
