@@ -1,0 +1,126 @@
+// Package store is Pure's tree store: a copy-on-write B+tree of ordered
+// byte keys in one append-only file, read through a shared read-only memory
+// mapping.
+//
+// # Using it
+//
+// Open (or OpenRAM) gives a *Store. Readers pin a *Snapshot and read values
+// in place from the mapping (Get, Range) until they Release it; a value can
+// be lent beyond the snapshot with Borrow. Writers Begin a *Tx, Put and
+// Delete with an expected revision, and Commit; concurrent commits share
+// one write and one sync. Compact rewrites the live tree into a new file
+// under running readers; Check verifies everything. Every key carries the
+// revision of the transaction that last wrote it: the documents' ETag, and
+// the expectation of If-Match.
+//
+// # Pieces
+//
+//	format.go    file header, head record, record header, checksums
+//	node.go      node and value records: reading in place, encoding
+//	tree.go      the writer's working tree: edits, split, merge, spill
+//	tx.go        transactions, revisions and conflicts
+//	group.go     group commit: queue, leader hand-off, gathering wait
+//	commit.go    one group's commit, in numbered steps
+//	recover.go   finding the last valid head when opening
+//	mapping.go   reference-counted mappings and published versions
+//	snapshot.go  snapshots, range scans, borrowed values
+//	compact.go   compaction
+//	check.go     the consistency checker (and strict mode)
+//	file.go      the File interface, the mmap/fdatasync implementation
+//	ram.go       RAM mode's in-memory File
+//	errors.go    sentinel errors, by phase
+//
+// # File format
+//
+// All integers are little-endian. The file starts with a 64-byte header
+// (magic "PURETREE", format version, CRC-32C of the header). Records
+// follow back to back, never modified once written:
+//
+//	every record  kind u8, flags u8, count u16, len u32, then len-8 bytes
+//	'L' leaf      count entry offsets (u32), then entries:
+//	              rev u64, valLen u32, keyLen u16, flags u8, pad u8,
+//	              [valOff u64 if the value is out of line], key, [value]
+//	'B' branch    count entry offsets (u32), then entries:
+//	              child offset u64, keyLen u16, key (the child's first key)
+//	'V' value     the bytes of one value longer than 1 KiB, referenced by
+//	              its leaf, so rewriting the leaf does not copy it
+//	'H' head      64 bytes: magic "PUREHEAD", seq, rev, root offset,
+//	              previous head offset, key count, data CRC, head CRC
+//
+// A node is addressed by its file offset (0 means none). Nodes are split
+// at about 4 KiB and edited nodes below a quarter of that are merged with a
+// neighbour; all leaves are at the same depth.
+//
+// # Commits and checksums
+//
+// A commit never overwrites: it appends the new copies of every node on
+// the paths it changed (values first, children before parents, the root
+// last), then a head naming the new root and the previous head, then
+// calls fdatasync once. The head's data CRC covers every byte between the
+// end of the previous head and itself, that is every record new since the
+// previous head, which includes every newly reachable node and value; its
+// head CRC covers the head itself. The nodes and the head go out in two
+// writes followed by one sync, so a commit (or a group) costs one sync.
+//
+// # Recovery
+//
+// Open scans the records from the header: node and value records are
+// skipped by length, and each head must verify both checksums, name the
+// previous valid head as prev and carry seq one higher. The last head that
+// does is the recovered version; anything after it is a torn tail (an
+// unsynced commit cut by a crash or power loss) and is truncated, then the
+// truncation is synced, before any new commit. If a valid head is found
+// beyond the point of damage, the damage is not a torn tail (something
+// synced after it) and Open reports ErrCorrupt instead of truncating.
+// Since a file is only appended to, bytes once synced are never at risk
+// from a later crash.
+//
+// # Group commit
+//
+// Committing transactions queue up. The first to find no active leader
+// becomes leader; the others sleep. While writers have been committing
+// together (the last group had more than one member) the leader waits up
+// to Options.GroupWait (2 ms) for the queue to reach that size. It then
+// takes the whole queue, applies the transactions in arrival order to a
+// working copy of the tree, refusing alone with ErrConflict each one whose
+// expected or read revisions are stale (against the latest version and the
+// transactions before it in the group), writes one head for all the others
+// and syncs once. It publishes the new version, wakes each member with its
+// own result, and hands leadership to the first transaction that queued
+// meanwhile, so every committer leads at most one round.
+//
+// A failed write or sync fails every transaction in the group and the
+// handle refuses further writes (ErrWriteFailed) until it is reopened.
+//
+// # Readers and mappings
+//
+// A version (head + mapping) is published by an atomic pointer swap after
+// the sync, so readers see only durable commits and never wait. The
+// mapping covers more than the file so it rarely changes; when the file
+// outgrows it, or compaction swaps in a new file, a new mapping is made.
+// Mappings are reference counted: the published version, each snapshot
+// and each borrowed value hold one reference, and a mapping is unmapped
+// when the last is released. That is why a borrowed value stays readable
+// however the key or the file changes.
+//
+// # Compaction
+//
+// Compact copies the nodes and values reachable from the current root into
+// path.compact under a single head, syncs it, renames it over the file and
+// syncs the directory, then publishes it. Old snapshots and borrowed values
+// keep the old mapping, and with it the old file's inode, until released.
+//
+// # RAM mode
+//
+// OpenRAM uses the same format in memory: writes copy into a byte slice
+// that serves as the mapping, and sync does nothing. Memory grows with
+// every commit, so RAM mode compacts automatically by default
+// (Options.AutoCompact); files compact only when asked unless it is set.
+//
+// # Checking
+//
+// Check verifies the head chain's checksums, the tree's structure and key
+// order, value records, the key count and that no live records overlap.
+// Options.Strict runs it after every commit (the last head's records and
+// the whole tree) and at open.
+package store

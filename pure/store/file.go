@@ -1,0 +1,148 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"golang.org/x/sys/unix"
+)
+
+// File is the store's access to its backing file. The store writes only by
+// appending with WriteAt, makes writes durable with Sync, and reads only
+// through the memory returned by Map. Open uses an implementation over an
+// *os.File; Options.WrapFile may wrap it, for example to inject faults.
+//
+// A File is used by one goroutine at a time (the committing leader or a
+// compaction), except Map and Unmap results, which are shared by readers.
+type File interface {
+	// WriteAt writes p at off. A short write must return an error.
+	WriteAt(p []byte, off int64) (n int, err error)
+	// Sync makes every completed write durable (fdatasync). After it fails
+	// the store never calls it again.
+	Sync() error
+	// Truncate sets the file's length.
+	Truncate(size int64) error
+	// Size returns the file's length.
+	Size() (int64, error)
+	// Map returns a read-only view of the first size bytes of the file;
+	// size may exceed the file's length, and later writes below size must
+	// become visible through it (a shared mapping does this).
+	Map(size int64) ([]byte, error)
+	// Unmap releases a view returned by Map. No one touches it afterwards.
+	// It may be called after Close (the last borrower can outlive the
+	// file), and Map may be called again with a larger size while older
+	// views are still in use.
+	Unmap(b []byte) error
+	// Close closes the file. Views from Map stay valid until unmapped.
+	Close() error
+}
+
+// osFile is a File over an *os.File, mapped with mmap and synced with
+// fdatasync.
+type osFile struct {
+	f *os.File
+}
+
+// openOSFile opens path and takes an exclusive (or, read-only, shared)
+// advisory lock on it.
+func openOSFile(path string, readOnly bool) (*osFile, error) {
+	flag, how := os.O_RDWR, unix.LOCK_EX
+	if readOnly {
+		flag, how = os.O_RDONLY, unix.LOCK_SH
+	}
+	f, err := os.OpenFile(path, flag, 0)
+	if err != nil {
+		return nil, err
+	}
+	if err := unix.Flock(int(f.Fd()), how|unix.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, unix.EWOULDBLOCK) {
+			return nil, fmt.Errorf("%w: %s", ErrLocked, path)
+		}
+		return nil, fmt.Errorf("store: lock %s: %w", path, err)
+	}
+	return &osFile{f: f}, nil
+}
+
+func (o *osFile) WriteAt(p []byte, off int64) (int, error) { return o.f.WriteAt(p, off) }
+
+func (o *osFile) Sync() error {
+	for {
+		err := unix.Fdatasync(int(o.f.Fd()))
+		if err != unix.EINTR {
+			return err
+		}
+	}
+}
+
+func (o *osFile) Truncate(size int64) error { return o.f.Truncate(size) }
+
+func (o *osFile) Size() (int64, error) {
+	st, err := o.f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	return st.Size(), nil
+}
+
+func (o *osFile) Map(size int64) ([]byte, error) {
+	if size <= 0 || int64(int(size)) != size {
+		return nil, fmt.Errorf("store: cannot map %d bytes", size)
+	}
+	return unix.Mmap(int(o.f.Fd()), 0, int(size), unix.PROT_READ, unix.MAP_SHARED)
+}
+
+func (o *osFile) Unmap(b []byte) error { return unix.Munmap(b) }
+
+func (o *osFile) Close() error { return o.f.Close() }
+
+// syncDir makes a directory entry change (create, rename) durable.
+func syncDir(path string) error {
+	d, err := os.Open(filepath.Dir(path))
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// createFile creates a new store file at path holding only the file header,
+// atomically: it is written to a temporary name, synced and renamed.
+func createFile(path string) error {
+	tmp := path + ".new"
+	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(encodeFileHeader())
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return syncDir(path)
+}
+
+// mapSize returns how much to map for a file of size n: room to grow
+// without remapping on every commit.
+func mapSize(n int64) int64 {
+	const min, step = 64 << 20, 1 << 30
+	size := int64(min)
+	for size < n && size < step {
+		size *= 2
+	}
+	for size < n {
+		size += step
+	}
+	return size
+}

@@ -1,0 +1,163 @@
+package store
+
+import (
+	"encoding/binary"
+	"hash/crc32"
+)
+
+// Limits on keys and values.
+const (
+	// MaxKeySize is the longest key, in bytes.
+	MaxKeySize = 1024
+	// MaxValueSize is the longest value, in bytes.
+	MaxValueSize = 256 << 20
+)
+
+// On-disk layout constants. doc.go describes the format.
+const (
+	fileMagic     = "PURETREE"
+	formatVersion = 1
+	headerSize    = 64 // file header; the first record starts here
+	recHdrSize    = 8  // kind u8, flags u8, count u16, len u32
+	headSize      = 64 // a head record is always this long
+	headMagic     = "PUREHEAD"
+
+	kindLeaf   = 'L'
+	kindBranch = 'B'
+	kindValue  = 'V'
+	kindHead   = 'H'
+
+	leafEntFixed    = 16 // rev u64, valLen u32, keyLen u16, flags u8, pad u8
+	leafFlagOutline = 1  // value lives in its own value record
+	branchEntFixed  = 10 // child u64, keyLen u16
+
+	// maxInline is the longest value stored inside its leaf; longer values
+	// get a value record of their own, so rewriting the leaf does not copy
+	// them.
+	maxInline = 1024
+	// defaultNodeSize is the size a node is split at.
+	defaultNodeSize = 4096
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+func checksum(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
+
+var le = binary.LittleEndian
+
+// encodeFileHeader returns the 64-byte file header:
+//
+//	0  magic "PURETREE"
+//	8  format version u32
+//	12 header size u32 (64)
+//	16 reserved, zero
+//	60 CRC-32C of bytes 0..60
+func encodeFileHeader() []byte {
+	b := make([]byte, headerSize)
+	copy(b, fileMagic)
+	le.PutUint32(b[8:], formatVersion)
+	le.PutUint32(b[12:], headerSize)
+	le.PutUint32(b[60:], checksum(b[:60]))
+	return b
+}
+
+// checkFileHeader verifies the header at the start of b.
+func checkFileHeader(b []byte) error {
+	if len(b) < headerSize || string(b[:8]) != fileMagic {
+		return ErrNotStore
+	}
+	if le.Uint32(b[60:]) != checksum(b[:60]) {
+		return errorf(ErrCorrupt, "file header checksum mismatch")
+	}
+	if v := le.Uint32(b[8:]); v != formatVersion {
+		return errorf(ErrVersion, "file has version %d, this package reads %d", v, formatVersion)
+	}
+	if le.Uint32(b[12:]) != headerSize {
+		return errorf(ErrCorrupt, "file header size %d", le.Uint32(b[12:]))
+	}
+	return nil
+}
+
+// head is a decoded head record: one published version of the tree.
+//
+// Layout (64 bytes):
+//
+//	0  kind 'H', 1 format version, 2 reserved u16, 4 len u32 (64)
+//	8  magic "PUREHEAD"
+//	16 seq u64     commit sequence number, +1 per head
+//	24 rev u64     highest revision assigned so far
+//	32 root u64    offset of the root node, 0 for an empty tree
+//	40 prev u64    offset of the previous head, 0 for the first in the file
+//	48 count u64   number of keys
+//	56 dataCRC u32 CRC-32C of the bytes between the previous head's end
+//	               (or the file header) and this head: every record new in it
+//	60 headCRC u32 CRC-32C of bytes 0..60
+type head struct {
+	off     uint64 // where the record sits; not stored in it
+	seq     uint64
+	rev     uint64
+	root    uint64
+	prev    uint64
+	count   uint64
+	dataCRC uint32
+}
+
+// regionStart is where the records this head covers begin.
+func (h *head) regionStart() uint64 {
+	if h.prev == 0 {
+		return headerSize
+	}
+	return h.prev + headSize
+}
+
+func (h *head) encode(b []byte) {
+	_ = b[headSize-1]
+	b[0] = kindHead
+	b[1] = formatVersion
+	le.PutUint16(b[2:], 0)
+	le.PutUint32(b[4:], headSize)
+	copy(b[8:16], headMagic)
+	le.PutUint64(b[16:], h.seq)
+	le.PutUint64(b[24:], h.rev)
+	le.PutUint64(b[32:], h.root)
+	le.PutUint64(b[40:], h.prev)
+	le.PutUint64(b[48:], h.count)
+	le.PutUint32(b[56:], h.dataCRC)
+	le.PutUint32(b[60:], checksum(b[:60]))
+}
+
+// decodeHead decodes and verifies the head record at off in d (its own
+// checksum only; the data checksum needs the region, see verifyHead).
+func decodeHead(d []byte, off uint64) (head, bool) {
+	if off > uint64(len(d)) || uint64(len(d))-off < headSize {
+		return head{}, false
+	}
+	b := d[off : off+headSize]
+	if b[0] != kindHead || b[1] != formatVersion || le.Uint32(b[4:]) != headSize ||
+		string(b[8:16]) != headMagic || le.Uint32(b[60:]) != checksum(b[:60]) {
+		return head{}, false
+	}
+	return head{
+		off:     off,
+		seq:     le.Uint64(b[16:]),
+		rev:     le.Uint64(b[24:]),
+		root:    le.Uint64(b[32:]),
+		prev:    le.Uint64(b[40:]),
+		count:   le.Uint64(b[48:]),
+		dataCRC: le.Uint32(b[56:]),
+	}, true
+}
+
+// verifyHead checks the data checksum of h against the region it covers.
+func verifyHead(d []byte, h *head) bool {
+	start := h.regionStart()
+	return start <= h.off && h.off <= uint64(len(d)) && checksum(d[start:h.off]) == h.dataCRC
+}
+
+// putRecHdr writes a record header.
+func putRecHdr(b []byte, kind byte, count int, length int) {
+	b[0] = kind
+	b[1] = 0
+	le.PutUint16(b[2:], uint16(count))
+	le.PutUint32(b[4:], uint32(length))
+}

@@ -1,0 +1,189 @@
+package store
+
+import (
+	"bytes"
+	"sync"
+)
+
+// noCopy makes go vet's copylocks check report copies of the types that
+// embed it.
+type noCopy struct{}
+
+func (*noCopy) Lock()   {}
+func (*noCopy) Unlock() {}
+
+// Snapshot is a pinned, read-only version of the store: every read through
+// it sees the tree as of one commit, however many commits or compactions
+// follow. Get it from Store.Snapshot or Tx.Snapshot.
+//
+// Lifetime: a Snapshot and every byte slice it returns are valid until
+// Release; after Release the Snapshot must not be used (it is recycled) and
+// the slices must not be read. To keep a value longer, Borrow it.
+//
+// Concurrency: a Snapshot may be read from several goroutines at once, but
+// Release must happen after all of them are done. Readers never block the
+// writer and the writer never blocks them.
+type Snapshot struct {
+	noCopy noCopy
+	m      *mapping
+	d      []byte
+	h      head
+}
+
+var snapshotPool = sync.Pool{New: func() any { return new(Snapshot) }}
+
+// Snapshot pins the current version of the store. Release it when done.
+// It returns ErrClosed after Close.
+func (s *Store) Snapshot() (*Snapshot, error) {
+	v := s.acquireCurrent()
+	if v == nil {
+		return nil, ErrClosed
+	}
+	sn := snapshotPool.Get().(*Snapshot)
+	sn.m, sn.d, sn.h = v.m, v.m.data, v.h
+	return sn, nil
+}
+
+// Release unpins the snapshot. Values read through it must not be used
+// afterwards; borrowed values stay valid until their own Release.
+func (sn *Snapshot) Release() {
+	m := sn.m
+	*sn = Snapshot{}
+	snapshotPool.Put(sn)
+	m.release()
+}
+
+// Rev returns the highest revision committed in this version: the revision
+// of its last transaction, 0 for an empty store that never committed.
+func (sn *Snapshot) Rev() uint64 { return sn.h.rev }
+
+// Seq returns the commit sequence number of this version (one per head).
+func (sn *Snapshot) Seq() uint64 { return sn.h.seq }
+
+// Len returns the number of keys in this version.
+func (sn *Snapshot) Len() int { return int(sn.h.count) }
+
+// Get returns the value and revision of key. The value is read in place from
+// the mapping, without copying: it is valid until the snapshot is released
+// and must not be modified. ok is false when the key is absent.
+func (sn *Snapshot) Get(key []byte) (val []byte, rev uint64, ok bool) {
+	e, ok := lookup(sn.d, sn.h.root, key)
+	if !ok {
+		return nil, 0, false
+	}
+	return leafVal(sn.d, e), leafRev(sn.d, e), true
+}
+
+// Range calls fn for every key in [from, to) in key order, with its value
+// and revision, until fn returns false. A nil from starts at the first key, a
+// nil to runs to the last. key and val are valid until the snapshot is
+// released and must not be modified.
+func (sn *Snapshot) Range(from, to []byte, fn func(key, val []byte, rev uint64) bool) {
+	if sn.h.root != 0 {
+		rangeNode(sn.d, sn.h.root, from, to, fn)
+	}
+}
+
+// rangeNode visits the subtree at off; it returns false once fn stopped or
+// the end of the range was passed.
+func rangeNode(d []byte, off uint64, from, to []byte, fn func(key, val []byte, rev uint64) bool) bool {
+	n := nodeCount(d, off)
+	if nodeKind(d, off) == kindBranch {
+		i := 0
+		if from != nil {
+			i = branchSearch(d, off, from)
+		}
+		for ; i < n; i++ {
+			e := entAt(d, off, i)
+			if to != nil && i > 0 && bytes.Compare(branchKey(d, e), to) >= 0 {
+				return false
+			}
+			if !rangeNode(d, branchChild(d, e), from, to, fn) {
+				return false
+			}
+		}
+		return true
+	}
+	i := 0
+	if from != nil {
+		i, _ = leafSearch(d, off, from)
+	}
+	for ; i < n; i++ {
+		e := entAt(d, off, i)
+		k := leafKey(d, e)
+		if to != nil && bytes.Compare(k, to) >= 0 {
+			return false
+		}
+		if !fn(k, leafVal(d, e), leafRev(d, e)) {
+			return false
+		}
+	}
+	return true
+}
+
+// Borrowed is a value lent straight from the mapping, with its own
+// reference on the mapping: it stays readable after the snapshot it came
+// from is released, after the key is changed or deleted, after compaction
+// swaps in a new file and after the Store is closed.
+//
+// Lifetime: Bytes is valid until Release; after Release the Borrowed must
+// not be used (it is recycled). Release exactly once; the mapping is
+// unmapped when its last borrower and snapshot have released it.
+//
+// Concurrency: Bytes may be read from several goroutines; Release must come
+// after all of them.
+type Borrowed struct {
+	noCopy noCopy
+	m      *mapping
+	val    []byte
+	rev    uint64
+}
+
+var borrowedPool = sync.Pool{New: func() any { return new(Borrowed) }}
+
+// Borrow lends the value of key beyond the snapshot's lifetime. It returns
+// false when the key is absent.
+func (sn *Snapshot) Borrow(key []byte) (*Borrowed, bool) {
+	e, ok := lookup(sn.d, sn.h.root, key)
+	if !ok {
+		return nil, false
+	}
+	if !sn.m.acquire() {
+		panic("store: Borrow on a released snapshot") // the snapshot's own reference keeps the count above zero
+	}
+	b := borrowedPool.Get().(*Borrowed)
+	b.m, b.val, b.rev = sn.m, leafVal(sn.d, e), leafRev(sn.d, e)
+	return b, true
+}
+
+// Borrow lends the value of key from the current version; it is
+// Snapshot+Borrow+Release in one step. It returns false when the key is
+// absent and ErrClosed after Close.
+func (s *Store) Borrow(key []byte) (*Borrowed, bool, error) {
+	v := s.acquireCurrent()
+	if v == nil {
+		return nil, false, ErrClosed
+	}
+	e, ok := lookup(v.m.data, v.h.root, key)
+	if !ok {
+		v.m.release()
+		return nil, false, nil
+	}
+	b := borrowedPool.Get().(*Borrowed)
+	b.m, b.val, b.rev = v.m, leafVal(v.m.data, e), leafRev(v.m.data, e)
+	return b, true, nil
+}
+
+// Bytes returns the borrowed value. It must not be modified.
+func (b *Borrowed) Bytes() []byte { return b.val }
+
+// Rev returns the revision of the borrowed value.
+func (b *Borrowed) Rev() uint64 { return b.rev }
+
+// Release returns the borrowed value; its bytes must not be used afterwards.
+func (b *Borrowed) Release() {
+	m := b.m
+	*b = Borrowed{}
+	borrowedPool.Put(b)
+	m.release()
+}

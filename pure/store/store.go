@@ -1,0 +1,280 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Options configures a Store. The zero value (or a nil *Options) is a
+// durable read-write store with default group commit. Open copies the
+// Options; changing them afterwards has no effect.
+type Options struct {
+	// ReadOnly opens the file without writing: no lock upgrade, no torn-tail
+	// truncation; Begin and Compact return ErrReadOnly.
+	ReadOnly bool
+
+	// Strict runs Check after opening and after every commit, and fails the
+	// commit (and further writes) with ErrCorrupt if it finds a problem.
+	// It makes commits O(file size); use it in tests.
+	Strict bool
+
+	// GroupWait is the longest a commit leader waits for the recent group
+	// size to gather while writers have been committing together. Zero
+	// means the default, 2 ms; a negative value disables the wait.
+	GroupWait time.Duration
+
+	// AutoCompact, when positive, makes a commit compact the store once
+	// the file has grown by AutoCompact bytes plus its own size since it
+	// was opened or last compacted (so at most about half of it is
+	// garbage). Zero means off for files and 32 MiB in RAM mode; negative
+	// means off. The compaction runs in the committing leader after its
+	// group has its results; later commits wait for it.
+	AutoCompact int64
+
+	// WrapFile, when set, wraps the store's file, for example to inject
+	// write or sync failures in tests. It is also applied to the new file
+	// written by Compact.
+	WrapFile func(File) File
+
+	// nodeSize overrides the node split size (tests).
+	nodeSize int
+	// mapMin overrides the smallest mapping of a file (tests of remapping).
+	mapMin int64
+}
+
+// Store is an open tree store: one file holding a copy-on-write B+tree of
+// ordered byte keys, each with a value and a revision. Read through
+// Snapshot or Borrow, write through Begin and Tx.Commit.
+//
+// Concurrency: all methods are safe for concurrent use. Readers never block
+// the writer or each other; commits are grouped (see doc.go). Compact and
+// Close wait for the commit in progress.
+//
+// Lifetime: Close makes the handle unusable; snapshots and borrowed values
+// taken before stay valid until released.
+type Store struct {
+	path     string
+	opts     Options
+	ram      bool
+	nodeSize int
+
+	cur atomic.Pointer[version] // nil once closed
+
+	g group
+
+	// Writer state, guarded by wmu.
+	wmu    sync.Mutex
+	f      File
+	m      *mapping // the writer's mapping; the current version's or newer
+	end    uint64   // where the next record goes: the end of the last head
+	buf    []byte   // commit buffer, reused
+	failed error    // set when a write or sync failed: refuse writes
+	closed bool
+
+	compactedSize int64 // file size after open or the last compaction
+	autoCompactAt int64 // growth that triggers compaction; 0: never
+
+	publications atomic.Uint64 // heads written by commits
+	spare        *spareBuf     // RAM mode: a released image to reuse
+
+	// testHookBeforeApply, when set, runs in the commit leader after it
+	// took its group and before it applies it (tests pause publishing).
+	testHookBeforeApply func()
+}
+
+func newStore(path string, opts *Options, ram bool) *Store {
+	s := &Store{path: path, ram: ram}
+	if opts != nil {
+		s.opts = *opts
+	}
+	s.nodeSize = defaultNodeSize
+	if s.opts.nodeSize > 0 {
+		s.nodeSize = s.opts.nodeSize
+	}
+	s.g.wait = s.opts.GroupWait
+	if s.g.wait == 0 {
+		s.g.wait = 2 * time.Millisecond
+	}
+	s.g.arrive = make(chan struct{}, 1)
+	return s
+}
+
+// Open opens the store file at path, creating it if it does not exist, and
+// recovers the last version whose head verifies; bytes after it (a torn
+// tail left by a crash) are cut off. Only one Store may have a file open;
+// another gets ErrLocked. A file that is not a store gets ErrNotStore, a
+// damaged one ErrCorrupt.
+func Open(path string, opts *Options) (*Store, error) {
+	s := newStore(path, opts, false)
+	if !s.opts.ReadOnly {
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			if err := createFile(path); err != nil {
+				return nil, fmt.Errorf("store: create %s: %w", path, err)
+			}
+		}
+	}
+	of, err := openOSFile(path, s.opts.ReadOnly)
+	if err != nil {
+		return nil, err
+	}
+	var f File = of
+	if s.opts.WrapFile != nil {
+		f = s.opts.WrapFile(f)
+	}
+	if err := s.load(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// OpenRAM returns an empty store kept in memory: the same API and file
+// format, with no file and no sync. Its contents are lost at Close.
+// Options.ReadOnly is ignored.
+func OpenRAM(opts *Options) (*Store, error) {
+	s := newStore("", opts, true)
+	s.opts.ReadOnly = false
+	if s.opts.AutoCompact == 0 {
+		s.opts.AutoCompact = 32 << 20
+	}
+	s.spare = new(spareBuf)
+	mf := newMemFile(s.spare)
+	if _, err := mf.Map(ramMapSize(headerSize)); err != nil {
+		return nil, err
+	}
+	if _, err := mf.WriteAt(encodeFileHeader(), 0); err != nil {
+		return nil, err
+	}
+	var f File = mf
+	if s.opts.WrapFile != nil {
+		f = s.opts.WrapFile(f)
+	}
+	if err := s.load(f); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Store) mapSize(n int64) int64 {
+	if s.ram {
+		return ramMapSize(n)
+	}
+	if s.opts.mapMin > 0 {
+		size := s.opts.mapMin
+		for size < n {
+			size *= 2
+		}
+		return size
+	}
+	return mapSize(n)
+}
+
+// load maps f, verifies its header, recovers the last valid head and cuts
+// off anything after it.
+func (s *Store) load(f File) error {
+	size, err := f.Size()
+	if err != nil {
+		return err
+	}
+	if size == 0 && !s.opts.ReadOnly {
+		// An empty file (for example made by touch) becomes an empty store.
+		if _, err := f.WriteAt(encodeFileHeader(), 0); err != nil {
+			return err
+		}
+		if err := f.Sync(); err != nil {
+			return err
+		}
+		size = headerSize
+	}
+	if size < headerSize {
+		return ErrNotStore
+	}
+	data, err := f.Map(s.mapSize(size))
+	if err != nil {
+		return fmt.Errorf("map: %w", err)
+	}
+	m := newMapping(f, data)
+	h, end, err := recoverHead(data[:size])
+	if err != nil {
+		m.release()
+		return err
+	}
+	if end < uint64(size) && !s.opts.ReadOnly {
+		// 1. Cut the torn tail, so the next commit appends right after the
+		//    last valid head and no stale bytes follow it.
+		// 2. Sync the cut before anything is appended after it.
+		err := f.Truncate(int64(end))
+		if err == nil {
+			err = f.Sync()
+		}
+		if err != nil {
+			m.release()
+			return fmt.Errorf("cut torn tail at %d: %w", end, err)
+		}
+	}
+	s.f, s.m, s.end = f, m, end
+	s.setCompacted(end)
+	s.cur.Store(&version{m: m, h: h})
+	if s.opts.Strict {
+		if err := checkVersion(m.data, h); err != nil {
+			s.cur.Store(nil)
+			m.release()
+			return err
+		}
+	}
+	return nil
+}
+
+// Close closes the store after the commit in progress. Queued and later
+// commits fail with ErrClosed. Snapshots and borrowed values stay valid
+// until released. Close returns ErrClosed if already closed.
+func (s *Store) Close() error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	if s.closed {
+		return ErrClosed
+	}
+	s.closed = true
+	cur := s.cur.Swap(nil)
+	if cur.m != s.m {
+		s.m.release()
+	}
+	cur.m.release()
+	return s.f.Close()
+}
+
+// Path returns the file's path ("" in RAM mode).
+func (s *Store) Path() string { return s.path }
+
+// Stats are counters of a Store since it was opened.
+type Stats struct {
+	// Publications is the number of heads written by commits: one per
+	// group of transactions that committed together.
+	Publications uint64
+	// Size is the length of the file (or RAM image) in bytes.
+	Size uint64
+	// Seq and Rev are the current version's commit sequence number and
+	// highest revision.
+	Seq, Rev uint64
+	// Keys is the number of keys in the current version.
+	Keys uint64
+}
+
+// Stats returns the store's counters.
+func (s *Store) Stats() Stats {
+	st := Stats{Publications: s.publications.Load()}
+	if v := s.acquireCurrent(); v != nil {
+		st.Seq, st.Rev, st.Keys = v.h.seq, v.h.rev, v.h.count
+		st.Size = v.h.off + headSize
+		if v.h.off == 0 {
+			st.Size = headerSize
+		}
+		v.m.release()
+	}
+	return st
+}
