@@ -16,6 +16,11 @@ pairs +args:
 note +args:
     go run ./cmd/pure-note "$@"
 
+# Crash-test the tree store: a child commits from six goroutines and is killed with
+# SIGKILL at a random moment. Keys: cycles=N (default 20). Ends "N cycles, A acknowledged, L lost".
+crash-store *args:
+    ./scripts/crash-store "$@"
+
 # Run the tests (the README's test command).
 test:
     go test ./...

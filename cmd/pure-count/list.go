@@ -7,6 +7,7 @@ import (
 
 	"workbench/perfcount"
 	"workbench/perfcount/workload"
+	_ "workbench/pure/store/storework" // registers the store workloads
 )
 
 func cmdList(args []string, stdout io.Writer) error {

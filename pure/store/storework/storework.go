@@ -1,0 +1,223 @@
+// Package storework registers the tree store's workloads with pure-count:
+// point gets, single-key puts, 100-key range scans and 100-key transaction
+// commits, all in RAM mode (no file, no sync) and from a fixed seed, so that
+// their instruction counts measure the store's code and nothing else.
+package storework
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"workbench/perfcount/workload"
+	"workbench/pure/store"
+)
+
+// Keys is the number of keys the store is loaded with before each region.
+const Keys = 100_000
+
+// seed fixes every workload's keys and values.
+const seed = 0x5702e
+
+func init() {
+	workload.Register(workload.Workload{
+		Name:        "store-get",
+		Description: "point Get of a seeded random key in a 100,000-key RAM store (one snapshot)",
+		DefaultOps:  10_000,
+		New:         newGet,
+	})
+	workload.Register(workload.Workload{
+		Name:        "store-put",
+		Description: "commit a transaction putting one 16-byte value, RAM store of 100,000 keys",
+		DefaultOps:  1_000,
+		New:         newPut,
+	})
+	workload.Register(workload.Workload{
+		Name:        "store-range-100",
+		Description: "scan 100 keys from a seeded random start, RAM store of 100,000 keys",
+		DefaultOps:  1_000,
+		New:         newRange,
+	})
+	workload.Register(workload.Workload{
+		Name:        "store-tx100-commit",
+		Description: "commit one transaction putting 100 seeded keys, RAM store of 100,000 keys",
+		DefaultOps:  20,
+		New:         newTx100,
+	})
+}
+
+func key(i int) []byte { return fmt.Appendf(nil, "k%08d", i) }
+
+// loaded opens a RAM store holding Keys keys with 16-byte values.
+func loaded() (*store.Store, error) {
+	s, err := store.OpenRAM(nil)
+	if err != nil {
+		return nil, err
+	}
+	rng := rand.New(rand.NewPCG(seed, 1))
+	const batch = 10_000
+	for lo := 0; lo < Keys; lo += batch {
+		tx, err := s.Begin()
+		if err != nil {
+			s.Close()
+			return nil, err
+		}
+		for i := lo; i < lo+batch && i < Keys; i++ {
+			v := make([]byte, 16)
+			for j := range v {
+				v[j] = byte(rng.Uint32())
+			}
+			if err := tx.Put(key(i), v, store.Any); err != nil {
+				s.Close()
+				return nil, err
+			}
+		}
+		if _, err := tx.Commit(); err != nil {
+			s.Close()
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// picks returns n seeded key indexes below limit, as keys.
+func picks(n, limit int, stream uint64) [][]byte {
+	rng := rand.New(rand.NewPCG(seed, stream))
+	ks := make([][]byte, n)
+	for i := range ks {
+		ks[i] = key(rng.IntN(limit))
+	}
+	return ks
+}
+
+func checkOps(ops int) error {
+	if ops <= 0 {
+		return fmt.Errorf("ops must be at least 1, got %d", ops)
+	}
+	return nil
+}
+
+var sinkRev uint64
+
+func newGet(ops int) (func(), func(), error) {
+	if err := checkOps(ops); err != nil {
+		return nil, nil, err
+	}
+	s, err := loaded()
+	if err != nil {
+		return nil, nil, err
+	}
+	sn, err := s.Snapshot()
+	if err != nil {
+		s.Close()
+		return nil, nil, err
+	}
+	ks := picks(ops, Keys, 2)
+	run := func() {
+		var sum uint64
+		for _, k := range ks {
+			_, rev, ok := sn.Get(k)
+			if ok {
+				sum += rev
+			}
+		}
+		sinkRev = sum
+	}
+	return run, func() { sn.Release(); s.Close() }, nil
+}
+
+func newPut(ops int) (func(), func(), error) {
+	if err := checkOps(ops); err != nil {
+		return nil, nil, err
+	}
+	s, err := loaded()
+	if err != nil {
+		return nil, nil, err
+	}
+	ks := picks(ops, Keys, 3)
+	val := []byte("0123456789abcdef")
+	var failed error
+	run := func() {
+		for _, k := range ks {
+			tx, err := s.Begin()
+			if err == nil {
+				err = tx.Put(k, val, store.Any)
+			}
+			if err == nil {
+				_, err = tx.Commit()
+			}
+			if err != nil && failed == nil {
+				failed = err
+			}
+		}
+	}
+	return run, func() {
+		s.Close()
+		if failed != nil {
+			panic(fmt.Sprintf("store-put: %v", failed))
+		}
+	}, nil
+}
+
+func newRange(ops int) (func(), func(), error) {
+	if err := checkOps(ops); err != nil {
+		return nil, nil, err
+	}
+	s, err := loaded()
+	if err != nil {
+		return nil, nil, err
+	}
+	sn, err := s.Snapshot()
+	if err != nil {
+		s.Close()
+		return nil, nil, err
+	}
+	starts := picks(ops, Keys-100, 4)
+	run := func() {
+		var sum uint64
+		for _, from := range starts {
+			n := 0
+			sn.Range(from, nil, func(_, _ []byte, rev uint64) bool {
+				sum += rev
+				n++
+				return n < 100
+			})
+		}
+		sinkRev = sum
+	}
+	return run, func() { sn.Release(); s.Close() }, nil
+}
+
+func newTx100(ops int) (func(), func(), error) {
+	if err := checkOps(ops); err != nil {
+		return nil, nil, err
+	}
+	s, err := loaded()
+	if err != nil {
+		return nil, nil, err
+	}
+	ks := picks(100*ops, Keys, 5)
+	val := []byte("fedcba9876543210")
+	var failed error
+	run := func() {
+		for op := range ops {
+			tx, err := s.Begin()
+			for _, k := range ks[100*op : 100*op+100] {
+				if err == nil {
+					err = tx.Put(k, val, store.Any)
+				}
+			}
+			if err == nil {
+				_, err = tx.Commit()
+			}
+			if err != nil && failed == nil {
+				failed = err
+			}
+		}
+	}
+	return run, func() {
+		s.Close()
+		if failed != nil {
+			panic(fmt.Sprintf("store-tx100-commit: %v", failed))
+		}
+	}, nil
+}
