@@ -1,6 +1,7 @@
 // Command pure-note regenerates the note of a pairs experiment from its
 // directory alone: runs.jsonl, meta.json, criteria, calibration.jsonl and
-// profiles/ in, note.md and ratios.png out, byte for byte the same each time.
+// profiles/ in; note.md, ratios.png and bench.txt (the runs in the Go
+// benchmark format, for benchstat) out, byte for byte the same each time.
 //
 //	pure-note exp=NNN-slug        (the experiment under ./experiments)
 //	pure-note DIR                 (any experiment directory)
@@ -15,6 +16,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"workbench/experiments/export"
 	"workbench/experiments/note"
 )
 
@@ -39,6 +41,13 @@ func run(_ context.Context, args []string, stdout, _ io.Writer) error {
 	if err := note.Render(dir); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "wrote %s and %s\n", filepath.Join(dir, note.NoteFile), filepath.Join(dir, note.PlotFile))
+	exp, err := note.Load(dir)
+	if err != nil {
+		return err
+	}
+	if err := export.WriteFile(dir, exp.Name, exp.Runs); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s, %s and %s\n", filepath.Join(dir, note.NoteFile), filepath.Join(dir, note.PlotFile), filepath.Join(dir, export.File))
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 
+	"workbench/experiments/export"
 	"workbench/experiments/note"
 	"workbench/experiments/pairs"
 )
@@ -13,7 +14,7 @@ import (
 func init() { afterRuns = judgeAndWrite }
 
 // judgeAndWrite judges the experiment from its directory alone, writes its
-// note and plot there, and prints the verdict.
+// note, plot and benchstat export there, and prints the verdict.
 func judgeAndWrite(ctx context.Context, res *pairs.Result, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "%s: %d runs recorded (%d failed), %d from earlier sessions, in %s\n",
 		res.Experiment, res.Ran, res.Failed, res.Skipped, res.RunsPath)
@@ -24,8 +25,11 @@ func judgeAndWrite(ctx context.Context, res *pairs.Result, stdout, stderr io.Wri
 	if err != nil {
 		return err
 	}
+	if err := export.WriteFile(res.Dir, exp.Name, exp.Runs); err != nil {
+		return fmt.Errorf("exporting %s for benchstat: %w", res.Experiment, err)
+	}
 	printVerdict(stdout, exp)
-	fmt.Fprintf(stdout, "note: %s\n", filepath.Join(res.Dir, note.NoteFile))
+	fmt.Fprintf(stdout, "note: %s\nbenchstat: benchstat -col side %s\n", filepath.Join(res.Dir, note.NoteFile), filepath.Join(res.Dir, export.File))
 	return nil
 }
 
