@@ -11,6 +11,20 @@ set positional-arguments := true
 pairs +args:
     go run ./cmd/pure-pairs run "$@"
 
+# Find the commit that made a workload's instruction count rise: build and count the
+# commits on the first-parent path from good to bad, halving the range like git bisect.
+# Keys: good=REV bad=REV workload=W [threshold=1%] [repeat=3] [suite=default]
+bisect +args:
+    go run ./cmd/pure-pairs bisect "$@"
+
+# Acceptance test on a planted regression: in a scratch copy of the repository, pairs must
+# call a 3 % rise in sort-ints-10k worse, the profile diff name its function, bisect its commit.
+# Run the injected-regression test N times and count the passes. Keys: runs=N (default 5)
+check-regression *args:
+    n=5; for a in "$@"; do case $a in runs=*) n=${a#runs=} ;; *) echo "check-regression: argument '$a': use runs=N" >&2; exit 2 ;; esac; done; \
+    go test -count="$n" -v -run '^TestInjectedRegression$' ./experiments/pairs/ 2>&1 | \
+    awk '{ print } /^--- PASS/ { p++ } /^--- (FAIL|SKIP)/ { f++ } END { printf "check-regression: %d of %d runs passed\n", p, p + f; exit (f > 0 || p == 0) }'
+
 # Regenerate an experiment's note and plot from its files alone, byte for byte.
 # Keys: exp=NNN-slug
 note +args:

@@ -31,7 +31,8 @@ func main() {
 var errUsage = errors.New("usage")
 
 // exitCode is 2 for usage errors, 130 (as for SIGINT) when interrupted, and
-// 1 otherwise.
+// 1 otherwise (a failure, no rise to bisect, or a first bad commit hidden by
+// skipped commits).
 func exitCode(err error) int {
 	switch {
 	case errors.Is(err, errUsage):
@@ -68,6 +69,14 @@ JSON line per run to experiments/EXP/runs.jsonl, synced as each run ends.
 A run that fails is recorded with its exit status and stderr, and the others
 go on. Interrupted, it keeps every finished run: continue with --resume.
 
+When before and after are the same commit the experiment is an A/A run
+(meta.json: "aa": true), which measures the noise of each workload: once all
+its runs are recorded they are stored, replacing older ones, as the
+calibration of that commit and suite, CALIBRATION/COMMIT-SUITE.jsonl. A later
+experiment whose before commit has a calibration for its suite copies it into
+its directory as calibration.jsonl (meta.json says from where), and the
+judge takes its spread as the noise floor of counts.
+
 The harness, the suite and the experiments directory come from the current
 checkout; only the measured binaries come from the two revisions.
 
@@ -77,20 +86,18 @@ passes them in); up to two bare operands are the before and after revisions.
 Flags:
 `
 
-// options parses the arguments of the run subcommand.
-func options(args []string, stderr io.Writer) (pairs.Options, error) {
-	var o pairs.Options
-	fs := newFlags(&o, stderr)
-	// Flags and operands may be interleaved: parse up to each operand, take
-	// it, and go on.
-	var bare []string
+// parseArgs parses flags and NAME=VALUE operands, which may be
+// interleaved, and returns the bare operands. On error the explanation and
+// the synopsis are printed to fs's output and the error is errUsage.
+func parseArgs(fs *flag.FlagSet, args []string) (bare []string, err error) {
+	// Parse up to each operand, take it, and go on.
 	for rest := args; ; {
 		if err := fs.Parse(rest); err != nil {
-			return o, errUsage
+			return nil, errUsage
 		}
 		rest = fs.Args()
 		if len(rest) == 0 {
-			break
+			return bare, nil
 		}
 		op := rest[0]
 		rest = rest[1:]
@@ -100,15 +107,25 @@ func options(args []string, stderr io.Writer) (pairs.Options, error) {
 			continue
 		}
 		if fs.Lookup(name) == nil {
-			fmt.Fprintf(stderr, "unknown operand %q: %s is not a flag\n", op, name)
+			fmt.Fprintf(fs.Output(), "unknown operand %q: %s is not a flag\n", op, name)
 			fs.Usage()
-			return o, errUsage
+			return nil, errUsage
 		}
 		if err := fs.Set(name, value); err != nil {
-			fmt.Fprintf(stderr, "operand %q: %v\n", op, err)
+			fmt.Fprintf(fs.Output(), "operand %q: %v\n", op, err)
 			fs.Usage()
-			return o, errUsage
+			return nil, errUsage
 		}
+	}
+}
+
+// options parses the arguments of the run subcommand.
+func options(args []string, stderr io.Writer) (pairs.Options, error) {
+	var o pairs.Options
+	fs := newFlags(&o, stderr)
+	bare, err := parseArgs(fs, args)
+	if err != nil {
+		return o, err
 	}
 	for _, rev := range bare {
 		switch {
@@ -148,6 +165,7 @@ func newFlags(o *pairs.Options, w io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.Repo, "repo", "", "the checkout (`directory`) to run from (default: the one containing the working directory)")
 	fs.StringVar(&o.ExperimentsDir, "experiments", "", "experiments `directory` (default: REPO/experiments)")
 	fs.StringVar(&o.CacheDir, "cache", "", "cache `directory` for builds and run directories (default: $XDG_CACHE_HOME/workbench or ~/.cache/workbench)")
+	fs.StringVar(&o.CalibrationDir, "calibration", "", "`directory` of the A/A calibration of each commit and suite (default: REPO/data/calibration)")
 	fs.StringVar(&o.CPU, "cpu", "", "taskset -c `list` to pin the subject to, or none (default: the last CPU, CPU 1 on a 2-core machine)")
 	fs.BoolVar(&o.KeepASLR, "keep-aslr", false, "leave address-space randomisation on (default: off with setarch -R, where it works)")
 	fs.Func("env", "add `KEY=VALUE` to the subject's environment, on both sides (repeatable)", func(s string) error {
@@ -167,30 +185,52 @@ func printHelp(w io.Writer) {
 	fs.PrintDefaults()
 }
 
-// run is the whole command, with its arguments after the program name.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		newFlags(new(pairs.Options), stderr).Usage()
-		return errUsage
-	}
-	switch args[0] {
-	case "run":
-	case "help", "-h", "-help", "--help":
-		printHelp(stdout)
-		return nil
-	default:
-		fmt.Fprintf(stderr, "unknown command %q\n", args[0])
-		newFlags(new(pairs.Options), stderr).Usage()
-		return errUsage
-	}
-	for _, a := range args[1:] {
+// printSynopsis prints both subcommands' synopses.
+func printSynopsis(w io.Writer) {
+	newFlags(new(pairs.Options), w).Usage()
+	newBisectFlags(new(pairs.BisectOptions), w).Usage()
+}
+
+// wantsHelp reports whether args, up to "--", ask for help.
+func wantsHelp(args []string) bool {
+	for _, a := range args {
 		if a == "--" {
 			break
 		}
 		if a == "-h" || a == "-help" || a == "--help" {
-			printHelp(stdout)
+			return true
+		}
+	}
+	return false
+}
+
+// run is the whole command, with its arguments after the program name.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		printSynopsis(stderr)
+		return errUsage
+	}
+	switch args[0] {
+	case "run":
+	case "bisect":
+		if wantsHelp(args[1:]) {
+			printBisectHelp(stdout)
 			return nil
 		}
+		return bisect(ctx, args[1:], stdout, stderr)
+	case "help", "-h", "-help", "--help":
+		printHelp(stdout)
+		fmt.Fprintln(stdout)
+		printBisectHelp(stdout)
+		return nil
+	default:
+		fmt.Fprintf(stderr, "unknown command %q\n", args[0])
+		printSynopsis(stderr)
+		return errUsage
+	}
+	if wantsHelp(args[1:]) {
+		printHelp(stdout)
+		return nil
 	}
 	o, err := options(args[1:], stderr)
 	if err != nil {
@@ -204,7 +244,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return afterRuns(ctx, res, stdout, stderr)
+	if err := afterRuns(ctx, res, stdout, stderr); err != nil {
+		return err
+	}
+	if res.CalibrationSaved != "" {
+		fmt.Fprintf(stdout, "A/A experiment: its runs are now the calibration of %.7s for suite %s, in %s\n",
+			res.Meta.Before.Commit, res.Meta.Suite, res.CalibrationSaved)
+	}
+	return nil
 }
 
 // isTerminal reports whether w is a terminal, where progress is one line

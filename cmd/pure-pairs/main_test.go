@@ -108,12 +108,93 @@ func TestRun_Usage(t *testing.T) {
 		!strings.Contains(stderr.String(), `unknown command "frob"`) {
 		t.Errorf("unknown command: %v\n%s", err, stderr.String())
 	}
-	for _, args := range [][]string{{"help"}, {"run", "-h"}} {
+	for _, tc := range []struct {
+		args []string
+		file string
+	}{
+		{[]string{"help"}, "help.golden"},
+		{[]string{"run", "-h"}, "help-run.golden"},
+		{[]string{"bisect", "good=A", "--help"}, "help-bisect.golden"},
+	} {
 		stdout.Reset()
-		if err := run(context.Background(), args, &stdout, &stderr); err != nil {
+		if err := run(context.Background(), tc.args, &stdout, &stderr); err != nil {
 			t.Fatal(err)
 		}
-		golden(t, "help.golden", stdout.String())
+		golden(t, tc.file, stdout.String())
+	}
+}
+
+func TestBisectOptions(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want pairs.BisectOptions
+	}{
+		{[]string{"good=A", "bad=B", "workload=w"}, pairs.BisectOptions{Good: "A", Bad: "B", Workload: "w", Suite: "default"}},
+		{[]string{"good=A", "bad=B", "workload=w", "threshold=2.5%", "repeat=5", "suite=s", "backend=callgrind", "ops=7"},
+			pairs.BisectOptions{Good: "A", Bad: "B", Workload: "w", Threshold: 0.025, Repeat: 5, Suite: "s", Backend: "callgrind", Ops: 7}},
+		{[]string{"A", "B", "--workload", "w", "--threshold", "1%"}, pairs.BisectOptions{Good: "A", Bad: "B", Workload: "w", Threshold: 0.01, Suite: "default"}},
+	} {
+		got, err := bisectOptions(tc.args, new(bytes.Buffer))
+		if err != nil {
+			t.Errorf("%q: %v", tc.args, err)
+			continue
+		}
+		if got.Good != tc.want.Good || got.Bad != tc.want.Bad || got.Workload != tc.want.Workload || got.Threshold != tc.want.Threshold ||
+			got.Repeat != tc.want.Repeat || got.Suite != tc.want.Suite || got.Backend != tc.want.Backend || got.Ops != tc.want.Ops {
+			t.Errorf("%q:\ngot  %+v\nwant %+v", tc.args, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"good=A", "workload=w"}, "both --good and --bad are needed"},
+		{[]string{"good=A", "bad=B"}, "name the workload"},
+		{[]string{"A", "B", "C", "workload=w"}, `unexpected operand "C"`},
+		{[]string{"A", "B", "workload=w", "threshold=1"}, "want a percentage with its % sign"},
+		{[]string{"A", "B", "workload=w", "threshold=0%"}, "want a percentage with its % sign"},
+		{[]string{"A", "B", "workload=w", "colour=red"}, `unknown operand "colour=red"`},
+	} {
+		var stderr bytes.Buffer
+		_, err := bisectOptions(tc.args, &stderr)
+		if !errors.Is(err, errUsage) || !strings.Contains(stderr.String(), tc.want) || !strings.Contains(stderr.String(), "usage: pure-pairs bisect") {
+			t.Errorf("%q: err %v, stderr:\n%s", tc.args, err, stderr.String())
+		}
+	}
+}
+
+func TestBisect_EndToEnd(t *testing.T) {
+	repo := pairstest.NewRepo(t, map[string]string{
+		"experiments/suites/tiny.suite": "workload count-a backend=callgrind ops=5\n",
+	})
+	var stdout, stderr bytes.Buffer
+	args := []string{"bisect", "--repo", repo.Dir, "--cache", t.TempDir(), "--backend", "callgrind",
+		"good=HEAD~1", "bad=main", "workload=count-a", "suite=tiny", "repeat=2"}
+	// At the default threshold of 1 %, a rise of exactly 1 % is no rise.
+	if err := run(context.Background(), args, &stdout, &stderr); !errors.Is(err, pairs.ErrNoRise) || exitCode(err) != 1 {
+		t.Fatalf("%v\nstderr:\n%s", err, stderr.String())
+	}
+	want := fmt.Sprintf(`good       %.7s          1,000 /op  ×1.0000   +0.00 %%  good   before
+bad        %.7s          1,010 /op  ×1.0100   +1.00 %%  below  after
+`, repo.Before, repo.After)
+	if got := stdout.String(); got != want {
+		t.Errorf("stdout:\n%s\nwant:\n%s", got, want)
+	}
+
+	// With a lower threshold, the one commit is the first bad one.
+	stdout.Reset()
+	args = append(args, "threshold=0.5%")
+	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
+		t.Fatalf("%v\nstderr:\n%s", err, stderr.String())
+	}
+	want = fmt.Sprintf(`good       %.7s          1,000 /op  ×1.0000   +0.00 %%  good   before
+bad        %.7s          1,010 /op  ×1.0100   +1.00 %%  above  after
+1 commit after good, count-a instructions per op (callgrind, 5 ops), threshold 0.5 %% (noise at good 0 %%)
+first bad commit: %s after
+  count-a: 1,000 → 1,010 instructions per op, ×1.0100 (+1.00 %%) over good %.7s
+`, repo.Before, repo.After, repo.After, repo.Before)
+	if got := stdout.String(); got != want {
+		t.Errorf("stdout:\n%s\nwant:\n%s", got, want)
 	}
 }
 

@@ -30,6 +30,33 @@
 //   - experiment.go: the experiment directory, its meta.json and criteria.
 //   - Progress (progress.go): one updating line on a terminal, plain lines
 //     elsewhere.
+//   - calibration.go: A/A calibration, below.
+//   - Bisect (bisect.go): the first commit between a good and a bad one
+//     where a workload's instruction count rises, built by the same Builder
+//     and measured under the same Controls.
 //
-// Nothing here interprets the numbers beyond copying them into the record.
+// Nothing here interprets the numbers beyond copying them into the record,
+// except Bisect, which compares medians of counts against a threshold.
+//
+// # Calibration
+//
+// An experiment whose two sides resolve to the same commit is an A/A
+// experiment: it measures what the same build shows against itself, the
+// noise floor of each workload. Its meta.json says "aa": true, and once
+// every cell is recorded its runs.jsonl is stored whole as the calibration
+// of that commit and suite:
+//
+//	Options.CalibrationDir/<commit>-<suite>.jsonl   (default data/calibration/)
+//
+// replacing an older calibration of the same commit and suite only then, by
+// a rename, so an interrupted A/A experiment never replaces a good
+// calibration with a partial one. A later experiment whose before commit
+// has a calibration for its suite copies it into its own directory as
+// calibration.jsonl when it starts, and records where it came from in
+// meta.json ("calibration": path, commit, suite, the A/A experiment, runs).
+// The experiment directory alone then holds everything the judge and the
+// note need (judge.Judge takes ReadCalibration's runs as its calib
+// argument, the noise floor of counts), and a later A/A run of the same
+// commit does not change an experiment already started. An A/A experiment
+// takes no calibration: it is one.
 package pairs

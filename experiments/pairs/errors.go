@@ -15,6 +15,13 @@ var (
 	ErrMetaMismatch = errors.New("experiment was started for other commits")
 )
 
+// Errors returned by Bisect.
+var (
+	// ErrNoRise is returned when the count at bad is not above the
+	// threshold over the count at good: there is nothing to bisect.
+	ErrNoRise = errors.New("no rise to bisect")
+)
+
 // ParseError is a problem at one line of a suite file.
 type ParseError struct {
 	File string

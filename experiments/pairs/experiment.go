@@ -40,13 +40,19 @@ type Meta struct {
 	SuiteText string `json:"suite_text"`
 	Pairs     int    `json:"pairs"`
 	// Runs is the number of cells the schedule has: pairs × 2 × workloads.
-	Runs     int               `json:"runs"`
-	Timeout  time.Duration     `json:"timeout_ns"`
-	Controls Controls          `json:"controls"`
-	Criteria CriteriaOrigin    `json:"criteria"`
-	Harness  Harness           `json:"harness"`
-	Machine  perfcount.Machine `json:"machine"`
-	Start    time.Time         `json:"start"`
+	Runs     int            `json:"runs"`
+	Timeout  time.Duration  `json:"timeout_ns"`
+	Controls Controls       `json:"controls"`
+	Criteria CriteriaOrigin `json:"criteria"`
+	// AA is true for an A/A experiment, whose two sides are the same
+	// commit: its runs become that commit's calibration.
+	AA bool `json:"aa"`
+	// Calibration says where the experiment's calibration.jsonl came from;
+	// nil when it has none.
+	Calibration *CalibrationOrigin `json:"calibration,omitempty"`
+	Harness     Harness            `json:"harness"`
+	Machine     perfcount.Machine  `json:"machine"`
+	Start       time.Time          `json:"start"`
 }
 
 // CriteriaOrigin says where an experiment's criteria file came from.

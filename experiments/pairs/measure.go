@@ -101,16 +101,38 @@ type output struct {
 // measurement of workload; timeout is the suite's, which the measurement's
 // own overrides.
 func measureOnce(ctx context.Context, c *Controls, timeout time.Duration, workload string, m Measure, dumpDir string) (Measurement, output, error) {
-	ms := Measurement{Backend: m.Backend, Args: m.Args(workload)}
+	args := m.Args(workload)
 	if dumpDir != "" && m.Backend == BackendCallgrind {
-		ms.Args = append([]string{ms.Args[0], "--dump-dir", dumpDir}, ms.Args[1:]...)
+		args = append([]string{args[0], "--dump-dir", dumpDir}, args[1:]...)
 	}
+	var out output
+	ms, stdout, stderrTail, err := invoke(ctx, c, timeout, m, args)
+	if err != nil {
+		return ms, out, err
+	}
+	if ms.ExitCode == 0 && ms.Error == "" {
+		if ms.Ops, err = parseCountOutput(&out, workload, m.Backend, stdout); err != nil {
+			ms.Error = err.Error()
+		}
+	}
+	if ms.ExitCode != 0 || ms.Error != "" {
+		out = output{stderrTail: stderrTail}
+	}
+	return ms, out, nil
+}
+
+// invoke runs m's tool once under the controls with args, and returns what
+// it did, its standard output and the tail of its standard error. The error
+// is non-nil only when ctx was cancelled; a subject that failed to start,
+// exited non-zero or timed out is described in the Measurement. timeout is
+// the suite's, which the measurement's own overrides.
+func invoke(ctx context.Context, c *Controls, timeout time.Duration, m Measure, args []string) (ms Measurement, stdout []byte, stderrTail string, err error) {
+	ms = Measurement{Backend: m.Backend, Args: args}
 	if m.Timeout > 0 {
 		timeout = m.Timeout
 	}
-	var out output
 	argv := append(c.Prefix(), c.Program(m.Tool))
-	argv = append(argv, ms.Args...)
+	argv = append(argv, args...)
 
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -122,15 +144,15 @@ func measureOnce(ctx context.Context, c *Controls, timeout time.Duration, worklo
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 5 * time.Second
-	var stdout bytes.Buffer
+	var out bytes.Buffer
 	stderr := &tailBuffer{max: stderrKeep}
-	cmd.Stdout, cmd.Stderr = &stdout, stderr
+	cmd.Stdout, cmd.Stderr = &out, stderr
 
 	ms.Start = time.Now().UTC()
-	err := cmd.Run()
+	runErr := cmd.Run()
 	ms.Wall = time.Since(ms.Start)
 	if ctx.Err() != nil {
-		return ms, out, fmt.Errorf("%w: %w", errInterrupted, ctx.Err())
+		return ms, nil, "", fmt.Errorf("%w: %w", errInterrupted, ctx.Err())
 	}
 
 	ms.ExitCode = -1
@@ -145,16 +167,9 @@ func measureOnce(ctx context.Context, c *Controls, timeout time.Duration, worklo
 	case errors.Is(runCtx.Err(), context.DeadlineExceeded):
 		ms.Error = fmt.Sprintf("killed after its timeout of %v", timeout)
 	case cmd.ProcessState == nil:
-		ms.Error = fmt.Sprintf("could not start %s: %v", argv[0], err)
-	case ms.ExitCode == 0:
-		if ms.Ops, err = parseCountOutput(&out, workload, m.Backend, stdout.Bytes()); err != nil {
-			ms.Error = err.Error()
-		}
+		ms.Error = fmt.Sprintf("could not start %s: %v", argv[0], runErr)
 	}
-	if ms.ExitCode != 0 || ms.Error != "" {
-		out = output{stderrTail: tail(stderr.Bytes(), 20, 2000)}
-	}
-	return ms, out, nil
+	return ms, out.Bytes(), tail(stderr.Bytes(), 20, 2000), nil
 }
 
 // countLine is one of pure-count's --json lines, as the contract in

@@ -40,6 +40,9 @@ type Options struct {
 	Resume bool
 	// CacheDir holds builds and run directories; empty is DefaultCacheDir().
 	CacheDir string
+	// CalibrationDir holds the A/A calibration of each commit and suite
+	// (see CalibrationFile); empty is Repo/data/calibration.
+	CalibrationDir string
 	// CPU, KeepASLR and ExtraEnv choose the controls; see ControlOptions.
 	CPU      string
 	KeepASLR bool
@@ -62,6 +65,9 @@ type Result struct {
 	// Ran counts the runs recorded in this call, Failed those of them that
 	// failed, and Skipped the cells already recorded before it.
 	Ran, Failed, Skipped int
+	// CalibrationSaved is the calibration file an A/A experiment stored
+	// when it completed; empty otherwise.
+	CalibrationSaved string
 }
 
 // Run builds both revisions and runs the suite on them in alternating pairs,
@@ -70,6 +76,12 @@ type Result struct {
 // start or continue (bad options, failed build, unwritable files) or when
 // ctx is cancelled, in which case every finished run is already on disk and
 // the returned Result counts them.
+//
+// When both revisions are the same commit the experiment is an A/A run:
+// once all its cells are recorded, its runs become the calibration of that
+// commit and suite in CalibrationDir. Any other new experiment copies the
+// calibration of its before commit and suite, if there is one, into its
+// directory (CalibrationFile). See CalibrationOrigin.
 func Run(ctx context.Context, o Options) (*Result, error) {
 	logf := func(format string, args ...any) {
 		if o.Log != nil {
@@ -145,6 +157,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 
 	// 4. Build both sides (the same commit on both sides is an A/A
 	// experiment: built once, then found in the cache).
+	aa := commits[0] == commits[1]
 	var builds [2]Build
 	for i, side := range []Side{Before, After} {
 		if builds[i], err = b.Build(ctx, side, revs[i], commits[i], suite.Tools()); err != nil {
@@ -175,21 +188,37 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		if err != nil {
 			return nil, fmt.Errorf("criteria: %w", err)
 		}
+		calib, err := setupCalibration(o.CalibrationDir, commits[0], suite.Name, res.Dir, aa)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case aa:
+			logf("A/A experiment (both sides %s): when complete, its runs become the calibration of %s",
+				short(commits[0]), CalibrationPath(o.CalibrationDir, commits[0], suite.Name))
+		case calib != nil:
+			logf("calibration: %d A/A runs of %s (suite %s) copied from %s", calib.Runs, short(calib.Commit), calib.Suite, calib.Path)
+		default:
+			logf("no calibration of %s for suite %s: noise from this experiment's own spread (an A/A run, before=after=%s, makes one)",
+				short(commits[0]), suite.Name, short(commits[0]))
+		}
 		res.Meta = Meta{
-			Experiment: exp,
-			Before:     builds[0],
-			After:      builds[1],
-			Suite:      suite.Name,
-			SuitePath:  suite.Path,
-			SuiteText:  suite.Text,
-			Pairs:      o.Pairs,
-			Runs:       len(cells),
-			Timeout:    suite.Timeout,
-			Controls:   controls,
-			Criteria:   origin,
-			Harness:    harnessInfo(ctx, o.Repo),
-			Machine:    perfcount.ThisMachine(),
-			Start:      time.Now().UTC(),
+			Experiment:  exp,
+			Before:      builds[0],
+			After:       builds[1],
+			Suite:       suite.Name,
+			SuitePath:   suite.Path,
+			SuiteText:   suite.Text,
+			Pairs:       o.Pairs,
+			Runs:        len(cells),
+			Timeout:     suite.Timeout,
+			Controls:    controls,
+			Criteria:    origin,
+			AA:          aa,
+			Calibration: calib,
+			Harness:     harnessInfo(ctx, o.Repo),
+			Machine:     perfcount.ThisMachine(),
+			Start:       time.Now().UTC(),
 		}
 		if err := writeMeta(res.Dir, &res.Meta); err != nil {
 			return nil, err
@@ -245,7 +274,38 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	for _, err := range convertProfiles(res.Dir, suite) {
 		logf("warning: %v", err)
 	}
+
+	// 7. A completed A/A experiment becomes its commit's calibration.
+	if aa && res.Ran+res.Skipped == len(cells) {
+		if res.CalibrationSaved, err = saveCalibration(res.RunsPath, o.CalibrationDir, commits[0], suite.Name); err != nil {
+			return res, err
+		}
+		logf("calibration of %s (suite %s) saved to %s", short(commits[0]), suite.Name, res.CalibrationSaved)
+		if res.Failed > 0 {
+			logf("warning: %d of the calibration's runs failed; the judge uses only its complete, successful pairs", res.Failed)
+		}
+	}
 	return res, nil
+}
+
+// setupCalibration puts the calibration of before and suite, if there is
+// one, into a new experiment's directory and says where it came from. An
+// A/A experiment takes none: it is the calibration. A calibration file left
+// by an earlier start of the directory is removed when there is none now.
+func setupCalibration(dir, before, suite, expDir string, aa bool) (*CalibrationOrigin, error) {
+	var calib *CalibrationOrigin
+	if !aa {
+		var err error
+		if calib, err = copyCalibration(dir, before, suite, expDir); err != nil {
+			return nil, err
+		}
+	}
+	if calib == nil {
+		if err := os.Remove(filepath.Join(expDir, CalibrationFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, err
+		}
+	}
+	return calib, nil
 }
 
 // fill checks the options and fills in the defaults. Paths are made
@@ -269,7 +329,10 @@ func (o *Options) fill(ctx context.Context) error {
 			return err
 		}
 	}
-	for _, p := range []*string{&o.Repo, &o.ExperimentsDir, &o.CacheDir} {
+	if o.CalibrationDir == "" {
+		o.CalibrationDir = filepath.Join(o.Repo, "data", "calibration")
+	}
+	for _, p := range []*string{&o.Repo, &o.ExperimentsDir, &o.CacheDir, &o.CalibrationDir} {
 		if *p, err = filepath.Abs(*p); err != nil {
 			return err
 		}

@@ -1,0 +1,534 @@
+package pairs
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"workbench/perfcount"
+)
+
+// Defaults of BisectOptions.
+const (
+	// DefaultBisectThreshold is the rise Bisect looks for when none is
+	// given: the default criteria's 1 % for instructions.
+	DefaultBisectThreshold = 0.01
+	// DefaultBisectRepeat is the number of measurements of each commit.
+	DefaultBisectRepeat = 3
+)
+
+// Roles of the commits a bisection measures.
+const (
+	RoleGood      = "good"
+	RoleBad       = "bad"
+	RoleCandidate = "candidate"
+)
+
+// BisectOptions configure Bisect. Good, Bad and Workload are required.
+type BisectOptions struct {
+	// Repo is the checkout whose history holds the commits; empty: the one
+	// containing the working directory.
+	Repo string
+	// Good is a revision where the workload's count is as it should be,
+	// Bad one where it has risen; Good must be on Bad's first-parent path.
+	Good, Bad string
+	// Workload is the registered workload whose count is followed.
+	Workload string
+	// Threshold is the rise, as a fraction of the count at Good, that
+	// makes a commit bad; 0 is DefaultBisectThreshold. The threshold
+	// applied is never below the noise measured at Good.
+	Threshold float64
+	// Repeat is the number of measurements of each commit (one fresh
+	// process each), whose median is the commit's count; 0 is
+	// DefaultBisectRepeat.
+	Repeat int
+	// Suite names the suite whose line for Workload gives the operations
+	// per measurement, the tool and the timeout; empty is "default".
+	Suite string
+	// Ops overrides the suite's operations per measurement.
+	Ops int
+	// Backend is BackendPerf or BackendCallgrind; empty chooses: perf
+	// (instructions:u) when this machine can count instructions with
+	// perf_event, else callgrind.
+	Backend string
+	// ExperimentsDir holds suites/; empty is Repo/experiments.
+	ExperimentsDir string
+	// CacheDir holds builds and the run directory; empty is
+	// DefaultCacheDir(). Builds are shared with Run.
+	CacheDir string
+	// CPU, KeepASLR and ExtraEnv choose the controls, as for Run.
+	CPU      string
+	KeepASLR bool
+	ExtraEnv []string
+	// Log receives what Bisect does (builds, choices, skipped commits).
+	Log io.Writer
+	// OnStep, if set, is called after each commit is measured or skipped.
+	OnStep func(BisectStep)
+}
+
+// A BisectStep is one commit a bisection measured, or skipped.
+type BisectStep struct {
+	// Role is RoleGood, RoleBad or RoleCandidate.
+	Role string
+	// Commit is the full hash, Subject the first line of its message.
+	Commit, Subject string
+	// Counts are the per-operation counts of each measurement; Count is
+	// their median.
+	Counts []float64
+	Count  float64
+	// Ratio is Count over the count at good.
+	Ratio float64
+	// Bad is true when Ratio rises beyond the threshold.
+	Bad bool
+	// Skipped says why the commit could not be measured (it does not
+	// build, or its measurement failed), like `git bisect skip`; empty
+	// when it was measured.
+	Skipped string
+}
+
+// BisectResult is what Bisect found.
+type BisectResult struct {
+	// Workload, Backend, Event and Ops describe the measurement: Event is
+	// the counted event as the subject names it, Ops the operations per
+	// measurement (0: the workload's default).
+	Workload, Backend, Event string
+	Ops                      int
+	// Good and Bad are the two ends, measured first.
+	Good, Bad BisectStep
+	// Commits is the number of commits after good up to bad, on bad's
+	// first-parent path.
+	Commits int
+	// Noise is the spread, (max-min)/median, of the counts at good;
+	// Threshold is the threshold applied: the larger of the one asked for
+	// and Noise.
+	Noise, Threshold float64
+	// Steps are every commit measured or skipped, in the order they were.
+	Steps []BisectStep
+	// First is the first bad commit. It is nil when skipped commits hide
+	// it; then Candidates lists, oldest first, the commits one of which is
+	// the first bad one.
+	First      *BisectStep
+	Candidates []string
+	// Skipped are the steps that were skipped.
+	Skipped []BisectStep
+}
+
+// Bisect finds the first commit on the first-parent path from Good
+// (exclusive) to Bad (inclusive) whose per-operation count of Workload rises
+// beyond the threshold over Good's.
+//
+// Each commit's subject binary is built by the Builder (cached by commit,
+// shared with Run) and measured Repeat times under the same Controls as a
+// pairs experiment, with `TOOL run --backend B -n OPS -r REPEAT --json W`;
+// its count is the median. Good and Bad are measured first: the threshold
+// becomes the larger of Threshold and the spread of Good's measurements, and
+// unless Bad is above it Bisect stops with ErrNoRise. Then it halves the
+// range, as git bisect does, assuming the rise stays once it came. A commit
+// that does not build, or whose measurement fails, is skipped (like `git
+// bisect skip`) and its neighbours tried instead; if skipped commits hide
+// the answer, the result lists the candidates.
+func Bisect(ctx context.Context, o BisectOptions) (*BisectResult, error) {
+	logf := func(format string, args ...any) {
+		if o.Log != nil {
+			fmt.Fprintf(o.Log, format+"\n", args...)
+		}
+	}
+
+	// 1. Fill in defaults, choose the backend, and read the suite.
+	if err := o.fill(ctx); err != nil {
+		return nil, err
+	}
+	if o.Backend == "" {
+		var why error
+		if o.Backend, why = DetectBackend(); why != nil {
+			logf("counting under callgrind: perf_event cannot count instructions:u here (%v)", why)
+		} else {
+			logf("counting instructions:u with perf_event")
+		}
+	}
+	m, err := o.measure(logf)
+	if err != nil {
+		return nil, err
+	}
+	res := &BisectResult{Workload: o.Workload, Backend: o.Backend, Ops: m.Ops}
+
+	// 2. Resolve the ends and list the commits between them.
+	b := &Builder{Repo: o.Repo, CacheDir: o.CacheDir, Log: o.Log}
+	good, err := b.Resolve(ctx, o.Good)
+	if err != nil {
+		return nil, err
+	}
+	bad, err := b.Resolve(ctx, o.Bad)
+	if err != nil {
+		return nil, err
+	}
+	commits, err := firstParentPath(ctx, o.Repo, good, bad)
+	if err != nil {
+		return nil, err
+	}
+	res.Commits = len(commits)
+	logf("bisecting %d commit(s) after %s up to %s for %s (%s, %d measurements each)",
+		len(commits), short(good), short(bad), o.Workload, o.Backend, o.Repeat)
+
+	// 3. The controls, in a run directory of the bisection's own.
+	runDir := filepath.Join(o.CacheDir, "run", "bisect-"+short(good)+"-"+short(bad))
+	if err := os.MkdirAll(runDir, 0o755); err != nil {
+		return nil, err
+	}
+	unlock, err := lockFile(filepath.Join(runDir, "lock"))
+	if err != nil {
+		return nil, fmt.Errorf("bisect: %w", err)
+	}
+	defer unlock()
+	controls, err := DetectControls(ctx, runDir, ControlOptions{CPU: o.CPU, KeepASLR: o.KeepASLR, ExtraEnv: o.ExtraEnv})
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range controls.Notes {
+		logf("warning: %s", n)
+	}
+	bs := &bisector{o: &o, b: b, c: &controls, m: m, res: res}
+
+	// 4. Good, then bad: the threshold, and whether there is a rise at all.
+	if res.Good, err = bs.step(ctx, RoleGood, o.Good, good); err != nil {
+		return nil, err
+	}
+	if res.Good.Skipped != "" {
+		return res, fmt.Errorf("good %s (%s) cannot be measured: %s", o.Good, short(good), res.Good.Skipped)
+	}
+	res.Noise = spread(res.Good.Counts)
+	res.Threshold = math.Max(o.Threshold, res.Noise)
+	if res.Noise > o.Threshold {
+		logf("warning: the counts at good spread by %.3g %%, more than the %.3g %% threshold asked for: bisecting for a rise above %.3g %%",
+			100*res.Noise, 100*o.Threshold, 100*res.Threshold)
+	}
+	if res.Bad, err = bs.step(ctx, RoleBad, o.Bad, bad); err != nil {
+		return nil, err
+	}
+	if res.Bad.Skipped != "" {
+		return res, fmt.Errorf("bad %s (%s) cannot be measured: %s", o.Bad, short(bad), res.Bad.Skipped)
+	}
+	if !res.Bad.Bad {
+		return res, fmt.Errorf("%w: %s at good %s is %s per op and at bad %s %s per op (×%.4f, %+.2f %%), not above the %.3g %% threshold: "+
+			"the rise is not there at bad, or it is not monotone (it came and went between them); choose other ends",
+			ErrNoRise, o.Workload, short(good), fmtCount(res.Good.Count), short(bad), fmtCount(res.Bad.Count),
+			res.Bad.Ratio, 100*(res.Bad.Ratio-1), 100*res.Threshold)
+	}
+
+	// 5. Halve the range. Invariant: commits[lo] is good (lo = -1: good
+	// itself) and commits[hi] is bad; skipped commits are never chosen
+	// again.
+	lo, hi := -1, len(commits)-1
+	steps := map[int]BisectStep{hi: res.Bad}
+	skipped := map[int]bool{}
+	for hi-lo > 1 {
+		i := pickMiddle(lo, hi, skipped)
+		if i < 0 {
+			break // every commit between them was skipped
+		}
+		s, err := bs.step(ctx, RoleCandidate, commits[i], commits[i])
+		if err != nil {
+			return res, err
+		}
+		steps[i] = s
+		switch {
+		case s.Skipped != "":
+			skipped[i] = true
+			logf("skipped %s: %s", short(s.Commit), s.Skipped)
+		case s.Bad:
+			hi = i
+		default:
+			lo = i
+		}
+	}
+	if hi-lo == 1 {
+		first := steps[hi]
+		res.First = &first
+	} else {
+		res.Candidates = slices.Clone(commits[lo+1 : hi+1])
+	}
+	return res, nil
+}
+
+// fill checks the options and fills in the defaults.
+func (o *BisectOptions) fill(ctx context.Context) error {
+	switch {
+	case o.Good == "" || o.Bad == "":
+		return errors.New("both a good and a bad revision are needed")
+	case o.Workload == "":
+		return errors.New("name the workload whose count rose")
+	case o.Threshold < 0 || o.Repeat < 0 || o.Ops < 0:
+		return fmt.Errorf("threshold %g, repeat %d, ops %d: none may be negative", o.Threshold, o.Repeat, o.Ops)
+	}
+	switch o.Backend {
+	case "", BackendPerf, BackendCallgrind:
+	default:
+		return fmt.Errorf("backend %q: want perf or callgrind (or nothing, to choose)", o.Backend)
+	}
+	if o.Threshold == 0 {
+		o.Threshold = DefaultBisectThreshold
+	}
+	if o.Repeat == 0 {
+		o.Repeat = DefaultBisectRepeat
+	}
+	opts := Options{Repo: o.Repo, Before: o.Good, After: o.Bad, ExperimentsDir: o.ExperimentsDir, CacheDir: o.CacheDir, Suite: o.Suite}
+	if err := opts.fill(ctx); err != nil {
+		return err
+	}
+	o.Repo, o.ExperimentsDir, o.CacheDir, o.Suite = opts.Repo, opts.ExperimentsDir, opts.CacheDir, opts.Suite
+	return nil
+}
+
+// measure returns the measurement a bisection takes of each commit: the
+// suite's line for the workload and backend gives the tool, the operations
+// and the timeout; the timeout is stretched by the repeats.
+func (o *BisectOptions) measure(logf func(string, ...any)) (Measure, error) {
+	suite, err := LoadSuite(filepath.Join(o.ExperimentsDir, "suites"), o.Suite)
+	if err != nil {
+		return Measure{}, err
+	}
+	m := Measure{Backend: o.Backend, Tool: DefaultTool, Timeout: suite.Timeout}
+	i := slices.IndexFunc(suite.Workloads, func(w Workload) bool { return w.Name == o.Workload })
+	if i < 0 {
+		logf("suite %s has no %s: measuring it with %s's default operations", suite.Name, o.Workload, DefaultTool)
+	} else {
+		w := suite.Workloads[i]
+		j := slices.IndexFunc(w.Measures, func(m Measure) bool { return m.Backend == o.Backend })
+		if j < 0 {
+			m.Tool = w.Measures[0].Tool
+			logf("suite %s measures %s without %s: using the workload's default operations", suite.Name, o.Workload, o.Backend)
+		} else {
+			m.Tool, m.Ops = w.Measures[j].Tool, w.Measures[j].Ops
+			m.Timeout = cmp.Or(w.Measures[j].Timeout, suite.Timeout)
+		}
+	}
+	if o.Ops > 0 {
+		m.Ops = o.Ops
+	}
+	if o.Backend == BackendPerf {
+		m.Events = []string{"instructions:u"}
+	}
+	m.Repeat = o.Repeat
+	m.Timeout *= time.Duration(o.Repeat)
+	return m, nil
+}
+
+// DetectBackend returns the backend with the least noisy instruction
+// counts this machine offers: BackendPerf when perf_event can count
+// instructions:u on this thread, else BackendCallgrind with the reason perf
+// cannot (typically no hardware PMU, as on most virtual machines).
+func DetectBackend() (string, error) {
+	evs, err := perfcount.ParseEvents("instructions:u")
+	if err != nil {
+		return BackendCallgrind, err
+	}
+	r, err := perfcount.NewRegion(perfcount.BackendPerf, evs)
+	if err != nil {
+		return BackendCallgrind, err
+	}
+	r.Close()
+	return BackendPerf, nil
+}
+
+// firstParentPath returns the commits after good up to bad on bad's
+// first-parent path, oldest first, and fails unless good is on that path.
+func firstParentPath(ctx context.Context, repo, good, bad string) ([]string, error) {
+	if good == bad {
+		return nil, fmt.Errorf("good and bad are the same commit %s: nothing to bisect", short(good))
+	}
+	out, err := git(ctx, repo, "rev-list", "--first-parent", "--reverse", good+".."+bad)
+	if err != nil {
+		return nil, err
+	}
+	commits := strings.Fields(out)
+	if len(commits) == 0 {
+		return nil, fmt.Errorf("bad %s is an ancestor of good %s: swap them, or choose other ends", short(bad), short(good))
+	}
+	if parent, err := git(ctx, repo, "rev-parse", commits[0]+"^1"); err != nil || parent != good {
+		return nil, fmt.Errorf("good %s is not on the first-parent path of bad %s (git log --first-parent %s lists the commits it may be)",
+			short(good), short(bad), short(bad))
+	}
+	return commits, nil
+}
+
+// pickMiddle returns the commit strictly between lo and hi nearest their
+// middle that was not skipped, preferring the older of two equally near;
+// -1 when every one was skipped.
+func pickMiddle(lo, hi int, skipped map[int]bool) int {
+	mid := lo + (hi-lo)/2
+	for d := 0; d < hi-lo; d++ {
+		for _, i := range []int{mid - d, mid + d} {
+			if i > lo && i < hi && !skipped[i] {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// bisector measures commits for Bisect.
+type bisector struct {
+	o   *BisectOptions
+	b   *Builder
+	c   *Controls
+	m   Measure
+	res *BisectResult
+}
+
+// step builds and measures one commit. The error is non-nil only when the
+// bisection cannot go on (ctx cancelled, the harness failed); a commit that
+// does not build or measure is returned skipped.
+func (bs *bisector) step(ctx context.Context, role, rev, commit string) (BisectStep, error) {
+	s := BisectStep{Role: role, Commit: commit}
+	s.Subject, _ = git(ctx, bs.o.Repo, "log", "-1", "--format=%s", commit)
+	defer func() {
+		bs.res.Steps = append(bs.res.Steps, s)
+		if s.Skipped != "" {
+			bs.res.Skipped = append(bs.res.Skipped, s)
+		}
+		if bs.o.OnStep != nil {
+			bs.o.OnStep(s)
+		}
+	}()
+	build, err := bs.b.Build(ctx, Side(role), rev, commit, []string{bs.m.Tool})
+	if ctx.Err() != nil {
+		return s, ctx.Err()
+	}
+	if be := (*BuildError)(nil); errors.As(err, &be) {
+		s.Skipped = "does not build: " + be.Err.Error()
+		if msg := firstError(be.StderrTail); msg != "" {
+			s.Skipped += ": " + msg
+		}
+		return s, nil
+	}
+	if err != nil {
+		return s, err
+	}
+	if err := bs.c.Use(build); err != nil {
+		return s, err
+	}
+	ms, stdout, stderrTail, err := invoke(ctx, bs.c, bs.m.Timeout, bs.m, bs.m.Args(bs.o.Workload))
+	if err != nil {
+		return s, err
+	}
+	if ms.Error == "" && ms.ExitCode != 0 {
+		ms.Error = fmt.Sprintf("exited with status %d: %s", ms.ExitCode, lastLine(stderrTail))
+	}
+	if ms.Error == "" {
+		var event string
+		s.Counts, event, err = perOpCounts(stdout, bs.o.Workload, bs.m.Backend)
+		if err != nil {
+			ms.Error = err.Error()
+		} else if bs.res.Event == "" {
+			bs.res.Event = event
+		}
+	}
+	if ms.Error != "" {
+		s.Skipped = "measurement failed: " + ms.Error
+		return s, nil
+	}
+	s.Count = median(slices.Clone(s.Counts))
+	s.Ratio = 1
+	if role != RoleGood {
+		s.Ratio = s.Count / bs.res.Good.Count
+		s.Bad = s.Ratio-1 > bs.res.Threshold+1e-12 // not for a rounding error at exactly the threshold
+	}
+	return s, nil
+}
+
+// perOpCounts returns the per-operation count of each repeat in pure-count's
+// --json output for workload, in repeat order, and the event counted. The
+// output must hold one unmultiplexed count per repeat, from backend.
+func perOpCounts(stdout []byte, workload, backend string) ([]float64, string, error) {
+	var (
+		counts []float64
+		event  string
+	)
+	sc := bufio.NewScanner(bytes.NewReader(stdout))
+	sc.Buffer(nil, 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		text := bytes.TrimSpace(sc.Bytes())
+		if len(text) == 0 {
+			continue
+		}
+		var cl countLine
+		if err := json.Unmarshal(text, &cl); err != nil {
+			return nil, "", fmt.Errorf("%s stdout line %d is not a JSON object: %v", workload, n, err)
+		}
+		if cl.Kind != "run" || cl.Workload != workload {
+			continue
+		}
+		switch {
+		case event != "" && cl.Event != event:
+			return nil, "", fmt.Errorf("%s stdout line %d: a second event %s (after %s)", workload, n, cl.Event, event)
+		case cl.Ops <= 0:
+			return nil, "", fmt.Errorf("%s stdout line %d: ops is %d", workload, n, cl.Ops)
+		case string(cl.Source) != backend:
+			return nil, "", fmt.Errorf("%s stdout line %d: counted by %s, not %s", workload, n, cl.Source, backend)
+		case cl.Multiplexed:
+			return nil, "", fmt.Errorf("%s stdout line %d: %s was multiplexed (counted part of the time)", workload, n, cl.Event)
+		}
+		event = cl.Event
+		counts = append(counts, cl.Value/float64(cl.Ops))
+	}
+	if err := sc.Err(); err != nil {
+		return nil, "", fmt.Errorf("reading %s output: %w", workload, err)
+	}
+	if len(counts) == 0 {
+		return nil, "", fmt.Errorf("pure-count printed no run line for %s", workload)
+	}
+	return counts, event, nil
+}
+
+// spread returns (max-min)/median of xs, the way pure-count reports it.
+func spread(xs []float64) float64 {
+	m := median(slices.Clone(xs))
+	if m == 0 {
+		return 0
+	}
+	return (slices.Max(xs) - slices.Min(xs)) / m
+}
+
+// firstError returns the first line of go build's output that is not a
+// "# package" header.
+func firstError(out string) string {
+	for line := range strings.Lines(out) {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			return line
+		}
+	}
+	return ""
+}
+
+// lastLine returns the last non-empty line of s.
+func lastLine(s string) string {
+	s = strings.TrimRight(s, "\n")
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+// fmtCount formats a per-operation count with thousands separators.
+func fmtCount(v float64) string {
+	s := fmt.Sprintf("%.0f", v)
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 && s[i-1] != '-' {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
