@@ -294,7 +294,7 @@ func (o *BisectOptions) fill(ctx context.Context) error {
 // suite's line for the workload and backend gives the tool, the operations
 // and the timeout; the timeout is stretched by the repeats.
 func (o *BisectOptions) measure(logf func(string, ...any)) (Measure, error) {
-	suite, err := LoadSuite(filepath.Join(o.ExperimentsDir, "suites"), o.Suite)
+	suite, err := LoadSuite(filepath.Join(o.Repo, "experiments", "suites"), o.Suite)
 	if err != nil {
 		return Measure{}, err
 	}

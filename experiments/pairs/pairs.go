@@ -93,9 +93,13 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err := o.fill(ctx); err != nil {
 		return nil, err
 	}
-	suite, err := LoadSuite(filepath.Join(o.ExperimentsDir, "suites"), o.Suite)
+	suite, err := LoadSuite(filepath.Join(o.Repo, "experiments", "suites"), o.Suite)
 	if err != nil {
 		return nil, err
+	}
+	substitute := substituteCallgrind(suite, lookPathValgrind, DetectBackend)
+	if substitute != "" {
+		logf("%s", substitute)
 	}
 	if o.Pairs == 0 {
 		o.Pairs = cmp.Or(suite.Pairs, DefaultPairs)
@@ -169,6 +173,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	controls, err := DetectControls(ctx, runDir, ControlOptions{CPU: o.CPU, KeepASLR: o.KeepASLR, ExtraEnv: o.ExtraEnv})
 	if err != nil {
 		return nil, err
+	}
+	if substitute != "" {
+		controls.Notes = append(controls.Notes, substitute)
 	}
 	for _, n := range controls.Notes {
 		logf("warning: %s", n)
