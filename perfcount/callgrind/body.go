@@ -150,12 +150,23 @@ func (p *parser) costLine() error {
 	if len(f) < len(p.last) {
 		return p.errorf(ErrSyntax, "cost line has %d subpositions: expected %d (%s)", len(f), len(p.last), strings.Join(part.Positions, " "))
 	}
+	// The position line of a call (after calls=) or of a jump is written
+	// relative to the last cost line but, as callgrind writes it (dump.c,
+	// fprint_jcc), does not become the base of the next relative position:
+	// only self-cost lines move it.
+	pos := p.last
+	if p.pending != nil || p.pendingJump {
+		if cap(p.scratchPos) < len(p.last) {
+			p.scratchPos = make([]uint64, len(p.last))
+		}
+		pos = p.scratchPos[:len(p.last)]
+	}
 	for i := range p.last {
 		v, err := parseSubposition(f[i], p.last[i])
 		if err != nil {
 			return p.errorf(ErrSyntax, "subposition %s: %s", part.Positions[i], err)
 		}
-		p.last[i] = v
+		pos[i] = v
 	}
 	if cap(p.cost) < len(part.Events) {
 		p.cost = make([]uint64, len(part.Events))
@@ -166,10 +177,10 @@ func (p *parser) costLine() error {
 	}
 	var line, addr uint64
 	if p.lineIdx >= 0 {
-		line = p.last[p.lineIdx]
+		line = pos[p.lineIdx]
 	}
 	if p.instrIdx >= 0 {
-		addr = p.last[p.instrIdx]
+		addr = pos[p.instrIdx]
 	}
 
 	switch {

@@ -68,7 +68,8 @@ type parser struct {
 	fn              *fnKey    // current "fn="
 	cur             *Function // the function of fn, once a line needed it
 	curLines        map[lineKey]*LineCost
-	last            []uint64 // subpositions of the previous cost line
+	last            []uint64 // subpositions of the previous self-cost line
+	scratchPos      []uint64 // subpositions of a call or jump position line
 
 	// Call state: "cob=" and "cfi=" apply to the next "cfn=", which names
 	// the callee of the following "calls=" lines.
