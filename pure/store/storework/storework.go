@@ -13,7 +13,7 @@ import (
 )
 
 // Keys is the number of keys the store is loaded with before each region.
-const Keys = 100_000
+const Keys = 20_000
 
 // seed fixes every workload's keys and values.
 const seed = 0x5702e
@@ -21,25 +21,25 @@ const seed = 0x5702e
 func init() {
 	workload.Register(workload.Workload{
 		Name:        "store-get",
-		Description: "point Get of a seeded random key in a 100,000-key RAM store (one snapshot)",
+		Description: "point Get of a seeded random key in a 20,000-key RAM store (one snapshot)",
 		DefaultOps:  10_000,
 		New:         newGet,
 	})
 	workload.Register(workload.Workload{
 		Name:        "store-put",
-		Description: "commit a transaction putting one 16-byte value, RAM store of 100,000 keys",
+		Description: "commit a transaction putting one 16-byte value, RAM store of 20,000 keys",
 		DefaultOps:  1_000,
 		New:         newPut,
 	})
 	workload.Register(workload.Workload{
 		Name:        "store-range-100",
-		Description: "scan 100 keys from a seeded random start, RAM store of 100,000 keys",
+		Description: "scan 100 keys from a seeded random start, RAM store of 20,000 keys",
 		DefaultOps:  1_000,
 		New:         newRange,
 	})
 	workload.Register(workload.Workload{
 		Name:        "store-tx100-commit",
-		Description: "commit one transaction putting 100 seeded keys, RAM store of 100,000 keys",
+		Description: "commit one transaction putting 100 seeded keys, RAM store of 20,000 keys",
 		DefaultOps:  20,
 		New:         newTx100,
 	})
