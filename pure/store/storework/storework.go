@@ -126,36 +126,7 @@ func newGet(ops int) (func(), func(), error) {
 }
 
 func newPut(ops int) (func(), func(), error) {
-	if err := checkOps(ops); err != nil {
-		return nil, nil, err
-	}
-	s, err := loaded()
-	if err != nil {
-		return nil, nil, err
-	}
-	ks := picks(ops, Keys, 3)
-	val := []byte("0123456789abcdef")
-	var failed error
-	run := func() {
-		for _, k := range ks {
-			tx, err := s.Begin()
-			if err == nil {
-				err = tx.Put(k, val, store.Any)
-			}
-			if err == nil {
-				_, err = tx.Commit()
-			}
-			if err != nil && failed == nil {
-				failed = err
-			}
-		}
-	}
-	return run, func() {
-		s.Close()
-		if failed != nil {
-			panic(fmt.Sprintf("store-put: %v", failed))
-		}
-	}, nil
+	return newCommits("store-put", ops, 1, 3, []byte("0123456789abcdef"))
 }
 
 func newRange(ops int) (func(), func(), error) {
@@ -188,6 +159,13 @@ func newRange(ops int) (func(), func(), error) {
 }
 
 func newTx100(ops int) (func(), func(), error) {
+	return newCommits("store-tx100-commit", ops, 100, 5, []byte("fedcba9876543210"))
+}
+
+// newCommits prepares ops transactions of perTx puts of val to seeded keys
+// (from the given stream), each committed. A failed commit is reported by
+// the cleanup, outside the counted region, as a panic naming the workload.
+func newCommits(name string, ops, perTx int, stream uint64, val []byte) (func(), func(), error) {
 	if err := checkOps(ops); err != nil {
 		return nil, nil, err
 	}
@@ -195,13 +173,12 @@ func newTx100(ops int) (func(), func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	ks := picks(100*ops, Keys, 5)
-	val := []byte("fedcba9876543210")
+	ks := picks(perTx*ops, Keys, stream)
 	var failed error
 	run := func() {
 		for op := range ops {
 			tx, err := s.Begin()
-			for _, k := range ks[100*op : 100*op+100] {
+			for _, k := range ks[perTx*op : perTx*op+perTx] {
 				if err == nil {
 					err = tx.Put(k, val, store.Any)
 				}
@@ -217,7 +194,7 @@ func newTx100(ops int) (func(), func(), error) {
 	return run, func() {
 		s.Close()
 		if failed != nil {
-			panic(fmt.Sprintf("store-tx100-commit: %v", failed))
+			panic(fmt.Sprintf("%s: %v", name, failed))
 		}
 	}, nil
 }
