@@ -24,6 +24,7 @@ import (
 func (s *Store) Compact() error {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
+	s.drainLocked()
 	return s.compactLocked()
 }
 
@@ -31,8 +32,12 @@ func (s *Store) Compact() error {
 // enough since the last compaction. The commit leader calls it after its
 // group has its results.
 func (s *Store) autoCompact() {
+	if !s.compactDue.Load() {
+		return // checked without wmu: the next leader may hold it
+	}
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
+	s.drainLocked()
 	if s.autoCompactAt > 0 && s.end > uint64(s.compactedSize)+uint64(s.autoCompactAt) && s.writableLocked() == nil {
 		s.compactLocked() // on failure the store keeps the old file, or refuses writes
 	}
@@ -44,13 +49,14 @@ func (s *Store) setCompacted(size uint64) {
 	if s.opts.AutoCompact > 0 {
 		s.autoCompactAt = s.opts.AutoCompact + int64(size)
 	}
+	s.compactDue.Store(false)
 }
 
 func (s *Store) compactLocked() error {
 	if err := s.writableLocked(); err != nil {
 		return err
 	}
-	cur := s.cur.Load()
+	cur := s.cur.Load() // the last head written: no sync is in flight
 
 	// 1. Create the new file, locked, holding only the file header.
 	var f File
@@ -138,9 +144,11 @@ func (s *Store) compactLocked() error {
 
 	// 5. Swap: publish the new version (which releases the old mapping's
 	//    store reference) and close the old file.
-	old := s.f
-	s.f, s.m, s.end = f, m, end
+	old, oldM := s.f, s.m
+	s.f, s.m, s.end, s.tip, s.filled = f, m, end, h, end
+	m.acquire() // the version's own reference
 	s.publish(&version{m: m, h: h})
+	oldM.release() // the writer's reference on the old mapping
 	s.setCompacted(end)
 	old.Close()
 	return s.failed

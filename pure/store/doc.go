@@ -18,9 +18,13 @@
 //	format.go    file header, head record, record header, checksums
 //	node.go      node and value records: reading in place, encoding
 //	tree.go      the writer's working tree: edits, split, merge, spill
+//	leaf.go      lazy leaves: edits listed over the clean leaf
+//	patch.go     writing a node as a patched copy of its clean record
+//	scratch.go   the leader's memory, reused from group to group
 //	tx.go        transactions, revisions and conflicts
-//	group.go     group commit: queue, leader hand-off, gathering wait
-//	commit.go    one group's commit, in numbered steps
+//	group.go     group commit: queue, leader hand-off, pipeline, gathering
+//	commit.go    one group's write and its sync, in numbered steps
+//	prealloc.go  zeros written ahead of the end, so syncs skip metadata
 //	recover.go   finding the last valid head when opening
 //	mapping.go   reference-counted mappings and published versions
 //	snapshot.go  snapshots, range scans, borrowed values
@@ -48,19 +52,30 @@
 //	              previous head offset, key count, data CRC, head CRC
 //
 // A node is addressed by its file offset (0 means none). Nodes are split
-// at about 4 KiB and edited nodes below a quarter of that are merged with a
-// neighbour; all leaves are at the same depth.
+// at about 2 KiB and edited nodes below a quarter of that are merged with a
+// neighbour; all leaves are at the same depth. The split size is the
+// writer's choice (readers accept any); it sets how many bytes a small
+// commit writes, since each changed key's leaf and path are rewritten.
 //
 // # Commits and checksums
 //
-// A commit never overwrites: it appends the new copies of every node on
-// the paths it changed (values first, children before parents, the root
-// last), then a head naming the new root and the previous head, then
+// A commit never overwrites a record: it appends the new copies of every
+// node on the paths it changed (values first, children before parents, the
+// root last), then a head naming the new root and the previous head, then
 // calls fdatasync once. The head's data CRC covers every byte between the
 // end of the previous head and itself, that is every record new since the
 // previous head, which includes every newly reachable node and value; its
 // head CRC covers the head itself. The nodes and the head go out in two
 // writes followed by one sync, so a commit (or a group) costs one sync.
+// An edited node is written as a copy of its clean record with the changed
+// entries patched in (whole byte ranges copied, offsets shifted), not
+// decoded and encoded again.
+//
+// Once the file holds 1 MiB, the writer keeps zeros written ahead of the
+// end (1–2 MiB at a time): a commit then writes over blocks the file
+// already has, and its sync skips the file system's metadata (length,
+// block allocation), which on ext4 nearly halves its cost. The zeros are
+// not records; only the commit that appends a chunk of them pays for it.
 //
 // # Recovery
 //
@@ -68,8 +83,8 @@
 // skipped by length, and each head must verify both checksums, name the
 // previous valid head as prev and carry seq one higher. The last head that
 // does is the recovered version; anything after it is a torn tail (an
-// unsynced commit cut by a crash or power loss) and is truncated, then the
-// truncation is synced, before any new commit. If a valid head is found
+// unsynced commit cut by a crash or power loss, or preallocated zeros) and
+// is truncated, then the truncation is synced, before any new commit. If a valid head is found
 // beyond the point of damage, the damage is not a torn tail (something
 // synced after it) and Open reports ErrCorrupt instead of truncating.
 // Since a file is only appended to, bytes once synced are never at risk
@@ -78,29 +93,42 @@
 // # Group commit
 //
 // Committing transactions queue up. The first to find no active leader
-// becomes leader; the others sleep. While writers have been committing
-// together (the last group had more than one member) the leader waits up
-// to Options.GroupWait (2 ms) for the queue to reach that size. It then
-// takes the whole queue, applies the transactions in arrival order to a
-// working copy of the tree, refusing alone with ErrConflict each one whose
-// expected or read revisions are stale (against the latest version and the
-// transactions before it in the group), writes one head for all the others
-// and syncs once. It publishes the new version, wakes each member with its
-// own result, and hands leadership to the first transaction that queued
-// meanwhile, so every committer leads at most one round.
+// becomes leader; the others sleep. The leader takes the whole queue and
+// applies the transactions in arrival order to a working copy of the tree
+// as last written, refusing alone with ErrConflict each one whose expected
+// or read revisions are stale (against the last written version and the
+// transactions before it in the group). Groups are pipelined: while the
+// previous group's sync is in flight, the leader keeps taking and applying
+// what queues; once that sync has returned, it writes one head for its
+// group, hands leadership to the first transaction that queued meanwhile,
+// and syncs. When the sync returns it publishes the new version and wakes
+// each member with its own result. So the next group gathers and is
+// applied during a sync, every committer leads at most one round, and
+// nothing is acknowledged or visible before its own group's sync returned.
 //
-// A failed write or sync fails every transaction in the group and the
-// handle refuses further writes (ErrWriteFailed) until it is reopened.
+// A group is written only after the previous group's sync returned, so at
+// most one written head is not yet synced, as without the pipeline: a
+// crash can tear only the last commit, and a valid head after damage still
+// means the damage is not a torn tail (see Recovery).
+//
+// With no sync in flight and writers committing together (the last group
+// had more than one member), the leader waits up to Options.GroupWait
+// (2 ms) for its group to reach that size. A lone writer never waits, and
+// neither does a group that gathered while a sync was in flight.
+//
+// A failed write or sync fails every transaction in the group, and the
+// group applied behind it, unwritten; the handle refuses further writes
+// (ErrWriteFailed) until it is reopened.
 //
 // # Readers and mappings
 //
 // A version (head + mapping) is published by an atomic pointer swap after
-// the sync, so readers see only durable commits and never wait. The
+// its sync, so readers see only durable commits and never wait. The
 // mapping covers more than the file so it rarely changes; when the file
 // outgrows it, or compaction swaps in a new file, a new mapping is made.
-// Mappings are reference counted: the published version, each snapshot
-// and each borrowed value hold one reference, and a mapping is unmapped
-// when the last is released. That is why a borrowed value stays readable
+// Mappings are reference counted: the writer, each version (published or
+// waiting for its sync), each snapshot and each borrowed value hold one
+// reference, and a mapping is unmapped when the last is released. That is why a borrowed value stays readable
 // however the key or the file changes.
 //
 // # Compaction

@@ -14,8 +14,10 @@ import (
 // through the memory returned by Map. Open uses an implementation over an
 // *os.File; Options.WrapFile may wrap it, for example to inject faults.
 //
-// A File is used by one goroutine at a time (the committing leader or a
-// compaction), except Map and Unmap results, which are shared by readers.
+// The store never calls a File's methods concurrently: a commit leader
+// writes, the leader of the group just written syncs (the next leader
+// writes only after that sync returned), a compaction runs alone. Map and
+// Unmap results are shared by readers.
 type File interface {
 	// WriteAt writes p at off. A short write must return an error.
 	WriteAt(p []byte, off int64) (n int, err error)

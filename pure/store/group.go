@@ -5,42 +5,66 @@ import (
 	"time"
 )
 
-// group gathers concurrent commits so they share one write and one sync.
+// group gathers concurrent commits so they share one write and one sync,
+// and pipelines the groups: the next group gathers, is applied and waits
+// to be written while the previous group's sync is in flight.
 //
 // A committing transaction joins the queue. If no leader is active it
-// becomes the leader; otherwise it sleeps until the leader reports its
-// result, or hands it the leadership for the next round. A leader takes the
-// whole queue as one group (after the gathering wait below), commits it
-// with commitGroup, wakes every member with its result and, if more
-// transactions queued meanwhile, wakes the first of them to lead the next
-// round. Each committer therefore leads at most one round and returns as
-// soon as its own group is durable.
+// becomes the leader; otherwise it sleeps until its group's leader reports
+// its result, or hands it the leadership for the next round. A leader
+// (under Store.wmu) takes the queue, applies it, keeps taking and applying
+// what queues while the previous group syncs, writes its group once that
+// sync has ended, and then hands the leadership to the first transaction
+// queued meanwhile before it syncs its own group, publishes it and wakes
+// its members. Each committer therefore leads at most one round and
+// returns as soon as its own group is durable.
 //
-// Gathering: when the last group had more than one member, writers are
-// committing together, and the leader waits up to Options.GroupWait for the
-// queue to reach that size before taking it. A lone writer never waits.
+// At most one group is written and not yet synced at any time: a group is
+// written only after the previous group's sync returned. So the file never
+// holds more than one unsynced head, as without the pipeline, and recovery
+// can tell a torn tail from damage the same way (doc.go).
+//
+// Gathering: when the disk is idle and the last group had more than one
+// member (writers are committing together), the leader waits up to
+// Options.GroupWait for its group to reach that size. A lone writer never
+// waits, and neither does a group that gathered while a sync was in
+// flight: it already holds everyone who could come (the others are in the
+// group that was syncing), and waiting for them would only leave the disk
+// idle while they could form the next group during this one's sync.
 type group struct {
 	mu      sync.Mutex
 	queue   []*Tx
 	spare   []*Tx
 	leading bool
-	recent  int           // size of the last group taken
-	arrive  chan struct{} // poked when the queue grows while a leader gathers
-	wait    time.Duration
+	recent  int // size of the last group taken
+	// arrive is poked when the queue grows or a sync ends, for the one
+	// goroutine that may wait on it: the holder of Store.wmu (a leader
+	// gathering, or Close and Compact waiting for the sync in flight).
+	arrive chan struct{}
+	wait   time.Duration
+
+	syncing bool  // a written group's sync is in flight
+	syncErr error // the first failed sync's error, until folded into Store.failed
 }
+
+// wakePool recycles the channels a committer sleeps on: each carries one
+// message per commit (lead, or the result is ready), received before the
+// channel goes back to the pool, and nobody sends on it after that.
+var wakePool = sync.Pool{New: func() any { return make(chan bool, 1) }}
 
 // commit runs tx through the group commit and returns its result.
 func (s *Store) commit(tx *Tx) (uint64, error) {
 	g := &s.g
-	tx.wake = make(chan bool, 1)
+	tx.wake = wakePool.Get().(chan bool)
+	defer func() {
+		wakePool.Put(tx.wake)
+		tx.wake = nil
+	}()
 	g.mu.Lock()
 	g.queue = append(g.queue, tx)
 	if g.leading {
 		g.mu.Unlock()
-		select {
-		case g.arrive <- struct{}{}:
-		default:
-		}
+		g.poke()
 		if lead := <-tx.wake; !lead {
 			return tx.rev, tx.err
 		}
@@ -52,54 +76,123 @@ func (s *Store) commit(tx *Tx) (uint64, error) {
 	return tx.rev, tx.err
 }
 
-// lead runs one round as leader. The leader is always the first in the
-// queue it takes.
-func (s *Store) lead() {
-	g := &s.g
-	batch := s.gather()
-	s.commitGroup(batch)
-	for _, tx := range batch[1:] {
-		tx.wake <- false
+func (g *group) poke() {
+	select {
+	case g.arrive <- struct{}{}:
+	default:
 	}
+}
+
+// lead runs one round as leader: write a group, hand the leadership on,
+// sync, publish, wake the members. The leader is always the first of the
+// group it writes.
+func (s *Store) lead() {
+	s.wmu.Lock()
+	w := s.writeGroup()
+	s.wmu.Unlock()
+
+	g := &s.g
 	var next *Tx
 	g.mu.Lock()
-	clear(batch)
-	g.spare = batch[:0]
 	if len(g.queue) > 0 {
 		next = g.queue[0]
 	} else {
 		g.leading = false
 	}
 	g.mu.Unlock()
-	s.autoCompact()
 	if next != nil {
 		next.wake <- true
 	}
+
+	if w.v != nil {
+		s.syncGroup(w) // wakes the members
+	} else {
+		for _, tx := range w.batch[1:] {
+			tx.wake <- false
+		}
+	}
+	g.mu.Lock()
+	if g.spare == nil {
+		clear(w.batch)
+		g.spare = w.batch[:0]
+	}
+	g.mu.Unlock()
+	s.autoCompact()
 }
 
-// gather takes the queue as the next group, first waiting for it to reach
-// the recent group size if writers have been committing together.
-func (s *Store) gather() []*Tx {
+// take removes the queue and appends it to batch.
+func (g *group) take(batch []*Tx) []*Tx {
+	if batch == nil {
+		batch, g.queue, g.spare = g.queue, g.spare, nil
+		return batch
+	}
+	batch = append(batch, g.queue...)
+	clear(g.queue)
+	g.queue = g.queue[:0]
+	return batch
+}
+
+// gathering is a leader's state while its group gathers.
+type gathering struct {
+	timer      *time.Timer
+	expired    bool
+	duringIO   bool // the last look found a sync in flight
+	overlapped bool // some look found a sync in flight
+}
+
+// gatherMore appends to batch what queued while the previous group syncs
+// and during the gathering wait, blocking until something queues or the
+// sync ends. It returns false, adding nothing, once the group is complete:
+// no sync is in flight and the gathering wait does not apply.
+func (s *Store) gatherMore(batch []*Tx, gs *gathering) ([]*Tx, bool) {
 	g := &s.g
 	g.mu.Lock()
-	if g.wait > 0 && g.recent > 1 && len(g.queue) < g.recent {
-		timer := time.NewTimer(g.wait)
-		for expired := false; !expired && len(g.queue) < g.recent; {
-			g.mu.Unlock()
-			select {
-			case <-g.arrive:
-			case <-timer.C:
-				expired = true
-			}
-			g.mu.Lock()
+	defer g.mu.Unlock()
+	for {
+		gs.overlapped = gs.overlapped || g.syncing
+		waiting := !gs.overlapped && g.wait > 0 && g.recent > 1 && len(batch) < g.recent && !gs.expired
+		if len(g.queue) > 0 && (g.syncing || gs.duringIO || waiting) {
+			gs.duringIO = g.syncing
+			return g.take(batch), true
 		}
-		timer.Stop()
+		gs.duringIO = g.syncing
+		if !g.syncing && !waiting {
+			if gs.timer != nil {
+				gs.timer.Stop()
+			}
+			return batch, false
+		}
+		var expire <-chan time.Time
+		if !g.syncing {
+			if gs.timer == nil {
+				gs.timer = time.NewTimer(g.wait)
+			}
+			expire = gs.timer.C
+		}
+		g.mu.Unlock()
+		select {
+		case <-g.arrive:
+		case <-expire:
+			gs.expired = true
+		}
+		g.mu.Lock()
 	}
-	batch := g.queue
-	g.queue, g.spare = g.spare, nil
-	g.recent = len(batch)
+}
+
+// drainLocked waits until no sync is in flight and makes a failed sync the
+// store's failure. The caller holds wmu.
+func (s *Store) drainLocked() {
+	g := &s.g
+	g.mu.Lock()
+	for g.syncing {
+		g.mu.Unlock()
+		<-g.arrive
+		g.mu.Lock()
+	}
+	if g.syncErr != nil && s.failed == nil {
+		s.failed = g.syncErr
+	}
 	g.mu.Unlock()
-	return batch
 }
 
 // queued returns the number of transactions waiting for a leader (tests).

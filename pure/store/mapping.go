@@ -4,7 +4,8 @@ import "sync/atomic"
 
 // mapping is one read-only view of the file (or of RAM-mode memory),
 // shared by every version, snapshot and borrowed value that reads it. It is
-// reference counted: the published version holds one reference, each
+// reference counted: the writer holds one reference on its mapping, each
+// version (published, or written and waiting for its sync) one, each
 // snapshot and each borrowed value one more. When the count reaches zero it
 // is unmapped; after that it can never be acquired again.
 type mapping struct {
@@ -68,11 +69,10 @@ func (s *Store) acquireCurrent() *version {
 	}
 }
 
-// publish makes v the current version and drops the previous version's
-// reference on its mapping if v reads through another.
+// publish makes v, which holds a reference of its own on its mapping, the
+// current version and drops the previous version's reference.
 func (s *Store) publish(v *version) {
-	old := s.cur.Swap(v)
-	if old != nil && old.m != v.m {
+	if old := s.cur.Swap(v); old != nil {
 		old.m.release()
 	}
 }

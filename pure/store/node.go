@@ -116,12 +116,19 @@ func lookup(d []byte, root uint64, key []byte) (uint64, bool) {
 // buffers, which stay alive until the group that edits it is written.
 type wnode struct {
 	leaf bool
-	ents []entry // decoded entries (always for leaves; branches unless lazy)
-	// Lazy branches (see wtree): the clean node at off, with the children
-	// being edited listed in kids instead of decoded entries.
-	lazy bool
-	off  uint64
-	kids []lazyKid
+	ents []entry // decoded entries, unless lazy
+	// Lazy nodes (see wtree): the clean node at off, with its changes
+	// listed instead of decoded entries: for a branch, the children being
+	// edited (kids); for a leaf, the keys put or deleted (edits, sorted by
+	// key).
+	lazy  bool
+	off   uint64
+	kids  []lazyKid
+	edits []patch
+	// Room for the first kid or edit, so the usual single change of a
+	// commit does not allocate.
+	kid0  [1]lazyKid
+	edit0 [1]patch
 }
 
 // entry is one leaf or branch entry of a wnode.
@@ -199,39 +206,41 @@ func appendNode(buf []byte, leaf bool, ents []entry) []byte {
 	putRecHdr(b, kind, len(ents), size)
 	p := recHdrSize + 4*len(ents)
 	for i := range ents {
-		x := &ents[i]
 		le.PutUint32(b[recHdrSize+4*i:], uint32(p))
-		if !leaf {
-			if x.node != nil || x.child == 0 {
-				panic("store: branch entry without a written child") // spill writes children first
-			}
-			le.PutUint64(b[p:], x.child)
-			le.PutUint16(b[p+8:], uint16(len(x.key)))
-			p += branchEntFixed
-			p += copy(b[p:], x.key)
-			continue
-		}
-		le.PutUint64(b[p:], x.rev)
-		le.PutUint16(b[p+12:], uint16(len(x.key)))
-		b[p+15] = 0
-		if x.outline() {
-			if x.valOff == 0 {
-				panic("store: out-of-line value without a value record") // spill writes values first
-			}
-			le.PutUint32(b[p+8:], x.valLen)
-			b[p+14] = leafFlagOutline
-			le.PutUint64(b[p+16:], x.valOff)
-			p += leafEntFixed + 8
-			p += copy(b[p:], x.key)
-			continue
-		}
-		le.PutUint32(b[p+8:], uint32(len(x.val)))
-		b[p+14] = 0
-		p += leafEntFixed
-		p += copy(b[p:], x.key)
-		p += copy(b[p:], x.val)
+		p = putEntry(b, p, leaf, &ents[i])
 	}
 	return buf
+}
+
+// putEntry encodes x at b[p:] and returns where the next entry goes.
+func putEntry(b []byte, p int, leaf bool, x *entry) int {
+	if !leaf {
+		if x.node != nil || x.child == 0 {
+			panic("store: branch entry without a written child") // spill writes children first
+		}
+		le.PutUint64(b[p:], x.child)
+		le.PutUint16(b[p+8:], uint16(len(x.key)))
+		p += branchEntFixed
+		return p + copy(b[p:], x.key)
+	}
+	le.PutUint64(b[p:], x.rev)
+	le.PutUint16(b[p+12:], uint16(len(x.key)))
+	b[p+15] = 0
+	if x.outline() {
+		if x.valOff == 0 {
+			panic("store: out-of-line value without a value record") // spill writes values first
+		}
+		le.PutUint32(b[p+8:], x.valLen)
+		b[p+14] = leafFlagOutline
+		le.PutUint64(b[p+16:], x.valOff)
+		p += leafEntFixed + 8
+		return p + copy(b[p:], x.key)
+	}
+	le.PutUint32(b[p+8:], uint32(len(x.val)))
+	b[p+14] = 0
+	p += leafEntFixed
+	p += copy(b[p:], x.key)
+	return p + copy(b[p:], x.val)
 }
 
 // appendValue appends a value record holding v to buf.

@@ -68,16 +68,20 @@ type Store struct {
 	g group
 
 	// Writer state, guarded by wmu.
-	wmu    sync.Mutex
-	f      File
-	m      *mapping // the writer's mapping; the current version's or newer
-	end    uint64   // where the next record goes: the end of the last head
-	buf    []byte   // commit buffer, reused
-	failed error    // set when a write or sync failed: refuse writes
-	closed bool
+	wmu     sync.Mutex
+	f       File
+	m       *mapping // the writer's mapping (it holds a reference of its own)
+	tip     head     // the last head written: the current version's or newer
+	end     uint64   // where the next record goes: the end of the last head
+	filled  uint64   // the file holds records or zeros up to here (prealloc.go)
+	buf     []byte   // commit buffer, reused
+	scratch scratch  // the leader's other reusable memory
+	failed  error    // set when a write or sync failed: refuse writes
+	closed  bool
 
 	compactedSize int64 // file size after open or the last compaction
 	autoCompactAt int64 // growth that triggers compaction; 0: never
+	compactDue    atomic.Bool
 
 	publications atomic.Uint64 // heads written by commits
 	spare        *spareBuf     // RAM mode: a released image to reuse
@@ -217,34 +221,33 @@ func (s *Store) load(f File) error {
 			return fmt.Errorf("cut torn tail at %d: %w", end, err)
 		}
 	}
-	s.f, s.m, s.end = f, m, end
-	s.setCompacted(end)
-	s.cur.Store(&version{m: m, h: h})
 	if s.opts.Strict {
 		if err := checkVersion(m.data, h); err != nil {
-			s.cur.Store(nil)
 			m.release()
 			return err
 		}
 	}
+	s.f, s.m, s.end, s.tip, s.filled = f, m, end, h, end
+	s.setCompacted(end)
+	m.acquire() // the version's own reference
+	s.cur.Store(&version{m: m, h: h})
 	return nil
 }
 
-// Close closes the store after the commit in progress. Queued and later
-// commits fail with ErrClosed. Snapshots and borrowed values stay valid
-// until released. Close returns ErrClosed if already closed.
+// Close closes the store after the commit in progress (and the sync in
+// flight). Queued and later commits fail with ErrClosed. Snapshots and
+// borrowed values stay valid until released. Close returns ErrClosed if
+// already closed.
 func (s *Store) Close() error {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	if s.closed {
 		return ErrClosed
 	}
+	s.drainLocked()
 	s.closed = true
-	cur := s.cur.Swap(nil)
-	if cur.m != s.m {
-		s.m.release()
-	}
-	cur.m.release()
+	s.cur.Swap(nil).m.release()
+	s.m.release()
 	return s.f.Close()
 }
 
@@ -256,7 +259,8 @@ type Stats struct {
 	// Publications is the number of heads written by commits: one per
 	// group of transactions that committed together.
 	Publications uint64
-	// Size is the length of the file (or RAM image) in bytes.
+	// Size is where the current version's records end in the file (or RAM
+	// image), in bytes: its length without preallocated zeros.
 	Size uint64
 	// Seq and Rev are the current version's commit sequence number and
 	// highest revision.

@@ -12,11 +12,12 @@ import (
 // correct (an edit never moves a key out of its child's range), so
 // separators are only recomputed when the tree is spilled.
 //
-// Edited leaves are decoded. Edited branches stay lazy: they keep reading
-// their entries from the mapping and only list the children being edited,
-// so a commit that changes one key copies its path without decoding whole
-// branch nodes. A lazy branch is decoded (materialised) only when its
-// shape changes: a child splits, empties or must be merged.
+// Edited nodes stay lazy: they keep reading their entries from the mapping
+// and only list their changes, a branch the children being edited and a
+// leaf the keys put or deleted (leaf.go), so a commit that changes one key
+// copies its path as patched byte ranges (patch.go) without decoding whole
+// nodes. A lazy node is decoded (materialised) only when its shape
+// changes: it splits, empties or must be merged.
 //
 // A wtree belongs to the commit leader (under Store.wmu) for one round.
 type wtree struct {
@@ -24,6 +25,7 @@ type wtree struct {
 	root    *wnode // edited root, or nil while the root is clean
 	rootOff uint64 // the clean root, 0 for an empty tree
 	count   uint64 // number of keys
+	nodes   *nodeArena
 }
 
 // lazyKid is an edited child of a lazy branch, by entry index.
@@ -32,25 +34,28 @@ type lazyKid struct {
 	node *wnode
 }
 
-// openNode returns an editable copy of the clean node at off: leaves are
-// decoded, branches start lazy.
-func openNode(d []byte, off uint64) *wnode {
-	if nodeKind(d, off) == kindBranch {
-		return &wnode{lazy: true, off: off}
-	}
-	return decodeNode(d, off)
+// open returns an editable copy of the clean node at off; it starts lazy.
+func (t *wtree) open(off uint64) *wnode {
+	n := t.nodes.new()
+	n.lazy, n.leaf, n.off = true, nodeKind(t.d, off) == kindLeaf, off
+	n.kids, n.edits = n.kid0[:0], n.edit0[:0]
+	return n
 }
 
-// materialise decodes a lazy branch, attaching its edited children.
+// materialise decodes a lazy node, attaching a branch's edited children or
+// applying a leaf's edits.
 func (t *wtree) materialise(n *wnode) {
 	if !n.lazy {
 		return
 	}
 	m := decodeNode(t.d, n.off)
+	if n.leaf {
+		m.ents = applyPatches(m.ents, n.edits)
+	}
 	for _, k := range n.kids {
 		m.ents[k.i].node = k.node
 	}
-	n.ents, n.lazy, n.kids = m.ents, false, nil
+	n.ents, n.lazy, n.kids, n.edits = m.ents, false, nil, nil
 }
 
 // childIndex returns the index of the child of branch n that holds key.
@@ -81,7 +86,7 @@ func (t *wtree) child(n *wnode, i int) *wnode {
 	if c != nil {
 		return c
 	}
-	c = openNode(t.d, off)
+	c = t.open(off)
 	if n.lazy {
 		n.kids = append(n.kids, lazyKid{i, c})
 	} else {
@@ -94,6 +99,9 @@ func (t *wtree) child(n *wnode, i int) *wnode {
 func (t *wtree) rev(key []byte) uint64 {
 	n, off := t.root, t.rootOff
 	for n != nil {
+		if n.leaf && n.lazy {
+			return t.lazyRev(n, key)
+		}
 		if n.leaf {
 			if i, ok := n.search(key); ok {
 				return n.ents[i].rev
@@ -130,7 +138,7 @@ func (t *wtree) leafFor(key []byte) *wnode {
 		if t.rootOff == 0 {
 			t.root = &wnode{leaf: true}
 		} else {
-			t.root = openNode(t.d, t.rootOff)
+			t.root = t.open(t.rootOff)
 		}
 	}
 	n := t.root
@@ -144,8 +152,12 @@ func (t *wtree) leafFor(key []byte) *wnode {
 // until the tree is spilled.
 func (t *wtree) put(key, val []byte, rev uint64) {
 	n := t.leafFor(key)
-	i, ok := n.search(key)
 	e := entry{key: key, val: val, valLen: uint32(len(val)), rev: rev}
+	if n.lazy {
+		t.lazyPut(n, e)
+		return
+	}
+	i, ok := n.search(key)
 	if ok {
 		n.ents[i] = e
 		return
@@ -157,6 +169,10 @@ func (t *wtree) put(key, val []byte, rev uint64) {
 // del removes key.
 func (t *wtree) del(key []byte) {
 	n := t.leafFor(key)
+	if n.lazy {
+		t.lazyDel(n, key)
+		return
+	}
 	if i, ok := n.search(key); ok {
 		n.ents = slices.Delete(n.ents, i, i+1)
 		t.count--
@@ -170,6 +186,8 @@ type spiller struct {
 	buf      []byte
 	base     uint64
 	nodeSize int
+	sc       *scratch
+	depth    int // of the lazy branch being spilled
 }
 
 func (sp *spiller) pos() uint64 { return sp.base + uint64(len(sp.buf)) }
@@ -180,7 +198,8 @@ func (sp *spiller) spillRoot() uint64 {
 	if t.root == nil {
 		return t.rootOff
 	}
-	res := sp.spill(t.root, nil)
+	res := sp.spill(t.root, sp.sc.out[:0])
+	sp.sc.out = used(sp.sc.out, res)
 	for len(res) > 1 {
 		// The root split: grow a level.
 		res = sp.spill(&wnode{ents: res}, nil)
@@ -214,6 +233,12 @@ func (sp *spiller) node(off uint64) ([]byte, uint64) {
 // entries that replace n in its parent: none if n became empty, several if
 // it was split.
 func (sp *spiller) spill(n *wnode, out []entry) []entry {
+	if n.leaf && n.lazy {
+		if res, ok := sp.spillPatchedLeaf(n, out); ok {
+			return res
+		}
+		sp.t.materialise(n) // it splits or empties: write it decoded
+	}
 	switch {
 	case n.leaf:
 		for i := range n.ents {
@@ -262,31 +287,34 @@ func (sp *spiller) spill(n *wnode, out []entry) []entry {
 // node.
 func (sp *spiller) spillLazy(n *wnode, out []entry) ([]entry, bool) {
 	slices.SortFunc(n.kids, func(a, b lazyKid) int { return cmp.Compare(a.i, b.i) })
-	res := make([]entry, 0, len(n.kids))
-	ends := make([]int, len(n.kids)) // res[ends[j-1]:ends[j]] replace kid j
+	// res[ends[j-1]:ends[j]] replace kid j; both are scratch of this depth.
+	res, ends := sp.sc.depthScratch(sp.depth)
+	sp.depth++
 	simple, prev := true, 0
-	for j, k := range n.kids {
+	for _, k := range n.kids {
 		res = sp.spill(k.node, res)
-		ends[j] = len(res)
-		if ends[j]-prev != 1 {
+		ends = append(ends, len(res))
+		if len(res)-prev != 1 {
 			simple = false // the child split or emptied
 		}
-		prev = ends[j]
+		prev = len(res)
 	}
+	sp.depth--
+	sp.sc.res[sp.depth] = used(sp.sc.res[sp.depth], res)
+	sp.sc.ends[sp.depth] = ends[:0]
 	d := sp.t.d
 	count := nodeCount(d, n.off)
 	if simple {
-		size := int(nodeLen(d, n.off))
+		ps := sp.sc.patches[:0]
 		for j, k := range n.kids {
-			size += len(res[j].key) - len(branchKey(d, entAt(d, n.off, k.i)))
+			ps = append(ps, patch{at: k.i, drop: true, add: true, e: res[j]})
 		}
+		sp.sc.patches = used(sp.sc.patches, ps)
+		size, cnt := patchedShape(d, n.off, false, ps)
 		if size <= sp.nodeSize || count < 4 {
 			off := sp.pos()
-			first := branchKey(d, entAt(d, n.off, 0))
-			if len(n.kids) > 0 && n.kids[0].i == 0 {
-				first = res[0].key
-			}
-			sp.buf = appendBranchPatched(sp.buf, d, n.off, size, n.kids, res)
+			first := patchedFirst(d, n.off, false, ps)
+			sp.buf = appendPatched(sp.buf, d, n.off, false, ps, size, cnt)
 			return append(out, entry{key: first, child: off}), true
 		}
 	}
@@ -306,38 +334,6 @@ func (sp *spiller) spillLazy(n *wnode, out []entry) ([]entry, bool) {
 	}
 	n.ents, n.lazy, n.kids = ents, false, nil
 	return out, false
-}
-
-// appendBranchPatched appends a copy of the branch at off in d, of the given
-// encoded size, in which the entries of kids are replaced by res (one each).
-func appendBranchPatched(buf, d []byte, off uint64, size int, kids []lazyKid, res []entry) []byte {
-	count := nodeCount(d, off)
-	start := len(buf)
-	buf = grow(buf, size)
-	b := buf[start:]
-	putRecHdr(b, kindBranch, count, size)
-	p := recHdrSize + 4*count
-	j := 0
-	for i := range count {
-		var key []byte
-		var child uint64
-		if j < len(kids) && kids[j].i == i {
-			key, child = res[j].key, res[j].child
-			j++
-		} else {
-			e := entAt(d, off, i)
-			key, child = branchKey(d, e), branchChild(d, e)
-		}
-		le.PutUint32(b[recHdrSize+4*i:], uint32(p))
-		le.PutUint64(b[p:], child)
-		le.PutUint16(b[p+8:], uint16(len(key)))
-		p += branchEntFixed
-		p += copy(b[p:], key)
-	}
-	if p != size {
-		panic("store: patched branch size mismatch") // size is computed from the same entries
-	}
-	return buf
 }
 
 // chunks splits n's entries into nodes of about nodeSize bytes each, with
@@ -363,9 +359,13 @@ func (sp *spiller) chunks(n *wnode) [][]entry {
 }
 
 // size returns the encoded size of an edited node (for a lazy branch, the
-// size of the clean node it mirrors).
+// size of the clean node it mirrors: its children are not spilled yet).
 func (sp *spiller) size(n *wnode) int {
-	if n.lazy {
+	switch {
+	case n.lazy && n.leaf:
+		size, _ := patchedShape(sp.t.d, n.off, true, n.edits)
+		return size
+	case n.lazy:
 		return int(nodeLen(sp.t.d, n.off))
 	}
 	return nodeSize(n.leaf, n.ents)

@@ -39,6 +39,11 @@ type Tx struct {
 	checks []txCheck // sorted by key, one per key: the revisions relied on
 	done   bool
 
+	// Room for the usual small transaction (one key and value), so that
+	// Put does not allocate.
+	buf0    [64]byte
+	writes0 [1]txWrite
+
 	// Filled in by the commit group.
 	wake chan bool // true: lead the next group; false: result is ready
 	rev  uint64
@@ -65,7 +70,9 @@ func (s *Store) Begin() (*Tx, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Tx{s: s, sn: sn}, nil
+	tx := &Tx{s: s, sn: sn}
+	tx.buf, tx.writes = tx.buf0[:0], tx.writes0[:0]
+	return tx, nil
 }
 
 // Snapshot returns the snapshot the transaction reads from. Reads through
