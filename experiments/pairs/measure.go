@@ -173,7 +173,7 @@ func invoke(ctx context.Context, c *Controls, timeout time.Duration, m Measure, 
 }
 
 // countLine is one of pure-count's --json lines, as the contract in
-// docs/CONTRACTS-draft.md describes it. Only the fields used are decoded.
+// docs/pure-count-json.md describes it. Only the fields used are decoded.
 type countLine struct {
 	Kind        string             `json:"kind"`
 	Workload    string             `json:"workload"`

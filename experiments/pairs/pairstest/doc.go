@@ -3,7 +3,7 @@
 // real pure-count.
 //
 // The fake cmd/pure-count speaks the --json contract of pure-count run (see
-// docs/CONTRACTS-draft.md) with made-up but exact numbers:
+// docs/pure-count-json.md) with made-up but exact numbers:
 //
 //   - each measurement counts PerOp events per operation on every event
 //     asked for (default "instructions"), with PerOp BeforePerOp at the
