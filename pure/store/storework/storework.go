@@ -133,7 +133,9 @@ func checkOps(ops int) error {
 
 var sinkRev uint64
 
-func newGet(ops int) (func(), func(), error) {
+// loadedSnapshot checks ops, loads a store and pins a snapshot of it for
+// the read workloads.
+func loadedSnapshot(ops int) (*store.Store, *store.Snapshot, error) {
 	if err := checkOps(ops); err != nil {
 		return nil, nil, err
 	}
@@ -144,6 +146,14 @@ func newGet(ops int) (func(), func(), error) {
 	sn, err := s.Snapshot()
 	if err != nil {
 		s.Close()
+		return nil, nil, err
+	}
+	return s, sn, nil
+}
+
+func newGet(ops int) (func(), func(), error) {
+	s, sn, err := loadedSnapshot(ops)
+	if err != nil {
 		return nil, nil, err
 	}
 	ks := picks(ops, Keys, 2)
@@ -165,16 +175,8 @@ func newPut(ops int) (func(), func(), error) {
 }
 
 func newRange(ops int) (func(), func(), error) {
-	if err := checkOps(ops); err != nil {
-		return nil, nil, err
-	}
-	s, err := loaded()
+	s, sn, err := loadedSnapshot(ops)
 	if err != nil {
-		return nil, nil, err
-	}
-	sn, err := s.Snapshot()
-	if err != nil {
-		s.Close()
 		return nil, nil, err
 	}
 	starts := picks(ops, Keys-100, 4)
