@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -13,7 +14,13 @@ import (
 	"workbench/pure/baseline/kvbench"
 )
 
-// writeNote reads dir/runs.jsonl and writes dir/note.md.
+// findingsFile is the hand-written analysis a note quotes, when present:
+// why a missed target was missed, found from profiles and timings that the
+// JSON lines do not hold.
+const findingsFile = "findings.md"
+
+// writeNote reads dir/runs.jsonl (and dir/findings.md, if there is one) and
+// writes dir/note.md.
 func writeNote(dir string) error {
 	f, err := os.Open(filepath.Join(dir, "runs.jsonl"))
 	if err != nil {
@@ -27,7 +34,13 @@ func writeNote(dir string) error {
 	if len(recs) == 0 {
 		return fmt.Errorf("note: %s holds no records", f.Name())
 	}
-	return os.WriteFile(filepath.Join(dir, "note.md"), []byte(renderNote(recs)), 0o644)
+	note := renderNote(recs)
+	if findings, err := os.ReadFile(filepath.Join(dir, findingsFile)); err == nil {
+		note += "\n## Findings\n\nWritten by hand, from profiles and timings beyond these runs (`" + findingsFile + "`):\n\n" + strings.TrimSpace(string(findings)) + "\n"
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("note: %w", err)
+	}
+	return os.WriteFile(filepath.Join(dir, "note.md"), []byte(note), 0o644)
 }
 
 // target is one of the store issue's goals: pure's rate in workload is at
