@@ -1,11 +1,8 @@
 package pairs
 
 import (
-	"bufio"
-	"bytes"
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -455,20 +452,12 @@ func perOpCounts(stdout []byte, workload, backend string) ([]float64, string, er
 		counts []float64
 		event  string
 	)
-	sc := bufio.NewScanner(bytes.NewReader(stdout))
-	sc.Buffer(nil, 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		text := bytes.TrimSpace(sc.Bytes())
-		if len(text) == 0 {
-			continue
-		}
-		var cl countLine
-		if err := json.Unmarshal(text, &cl); err != nil {
-			return nil, "", fmt.Errorf("%s stdout line %d is not a JSON object: %v", workload, n, err)
-		}
-		if cl.Kind != "run" || cl.Workload != workload {
-			continue
-		}
+	lines, err := runLines(stdout, workload)
+	if err != nil {
+		return nil, "", err
+	}
+	for _, rl := range lines {
+		n, cl := rl.n, rl.countLine
 		switch {
 		case event != "" && cl.Event != event:
 			return nil, "", fmt.Errorf("%s stdout line %d: a second event %s (after %s)", workload, n, cl.Event, event)
@@ -481,9 +470,6 @@ func perOpCounts(stdout []byte, workload, backend string) ([]float64, string, er
 		}
 		event = cl.Event
 		counts = append(counts, cl.Value/float64(cl.Ops))
-	}
-	if err := sc.Err(); err != nil {
-		return nil, "", fmt.Errorf("reading %s output: %w", workload, err)
 	}
 	if len(counts) == 0 {
 		return nil, "", fmt.Errorf("pure-count printed no run line for %s", workload)

@@ -201,20 +201,12 @@ func parseCountOutput(out *output, workload, backend string, stdout []byte) (ops
 		repeats = map[int]repeat{}
 		index   = map[string]int{} // event -> position in out.counts
 	)
-	sc := bufio.NewScanner(bytes.NewReader(stdout))
-	sc.Buffer(nil, 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		text := bytes.TrimSpace(sc.Bytes())
-		if len(text) == 0 {
-			continue
-		}
-		var cl countLine
-		if err := json.Unmarshal(text, &cl); err != nil {
-			return 0, fmt.Errorf("%s stdout line %d is not a JSON object: %v", workload, n, err)
-		}
-		if cl.Kind != "run" || cl.Workload != workload {
-			continue
-		}
+	lines, err := runLines(stdout, workload)
+	if err != nil {
+		return 0, err
+	}
+	for _, rl := range lines {
+		n, cl := rl.n, rl.countLine
 		if cl.Ops <= 0 {
 			return 0, fmt.Errorf("%s stdout line %d: ops is %d", workload, n, cl.Ops)
 		}
@@ -236,9 +228,6 @@ func parseCountOutput(out *output, workload, backend string, stdout []byte) (ops
 		}
 		c.Value += cl.Value
 		c.Multiplexed = c.Multiplexed || cl.Multiplexed
-	}
-	if err := sc.Err(); err != nil {
-		return 0, fmt.Errorf("reading %s output: %w", workload, err)
 	}
 	if len(repeats) == 0 {
 		return 0, fmt.Errorf("pure-count printed no run line for %s", workload)
@@ -300,4 +289,36 @@ func median(xs []float64) float64 {
 		return xs[n/2]
 	}
 	return (xs[n/2-1] + xs[n/2]) / 2
+}
+
+// runLine is one "run" line of pure-count's output and its line number.
+type runLine struct {
+	n int
+	countLine
+}
+
+// runLines returns the "run" lines for workload in pure-count's --json
+// output (docs/pure-count-json.md); other lines are skipped, and a line
+// that is not JSON is an error naming its number.
+func runLines(stdout []byte, workload string) ([]runLine, error) {
+	var out []runLine
+	sc := bufio.NewScanner(bytes.NewReader(stdout))
+	sc.Buffer(nil, 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		text := bytes.TrimSpace(sc.Bytes())
+		if len(text) == 0 {
+			continue
+		}
+		var cl countLine
+		if err := json.Unmarshal(text, &cl); err != nil {
+			return nil, fmt.Errorf("%s stdout line %d is not a JSON object: %v", workload, n, err)
+		}
+		if cl.Kind == "run" && cl.Workload == workload {
+			out = append(out, runLine{n, cl})
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("reading %s output: %w", workload, err)
+	}
+	return out, nil
 }
