@@ -96,6 +96,8 @@ func TestRun_UsageErrors(t *testing.T) {
 		{"run", "--backend", "quantum", "sort-ints-10k"},
 		{"run", "--backend", "callgrind", "-e", "cycles", "sort-ints-10k"},
 		{"run", "-r", "0", "sort-ints-10k"},
+		{"run", "--regions", "0", "sort-ints-10k"},
+		{"run", "--backend", "callgrind", "--regions", "3", "sort-ints-10k"},
 		{"stat"},
 		{"stat", "-e", "instrucshuns", "--", "true"},
 	} {
@@ -150,6 +152,28 @@ func TestRun_PerfSoftwareEvent(t *testing.T) {
 	l := jsonLines(t, out)[0]
 	if l["source"] != "perf" || l["value"].(float64) <= 0 || l["per_op"].(float64) <= 0 || l["cpu_ns"].(float64) <= 0 {
 		t.Errorf("perf task-clock run: %v", l)
+	}
+}
+
+// Several regions in each of several processes: one run line per region,
+// numbered within its repeat, and one summary over all of them.
+func TestRun_RegionsPerProcess(t *testing.T) {
+	out, _, err := runCLI(t, "run", "-e", "task-clock", "-n", "2", "-r", "2", "--regions", "3", "--json", "sort-ints-10k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := jsonLines(t, out)
+	if len(lines) != 7 {
+		t.Fatalf("want 6 run lines and a summary, got %d:\n%s", len(lines), out)
+	}
+	for i, l := range lines[:6] {
+		rep, reg := float64(i/3+1), float64(i%3+1)
+		if l["kind"] != "run" || l["repeat"] != rep || l["region"] != reg || l["ops"] != 2.0 || l["cpu_ns"].(float64) <= 0 {
+			t.Errorf("line %d: want repeat %v region %v of 2 ops, got %v", i+1, rep, reg, l)
+		}
+	}
+	if s := lines[6]; s["kind"] != "summary" || s["n"] != 6.0 {
+		t.Errorf("summary: want n 6, got %v", s)
 	}
 }
 

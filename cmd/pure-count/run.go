@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -23,12 +24,14 @@ import (
 // one workload once; `run` starts it (under valgrind for callgrind).
 const measureCmd = "__measure"
 
-// runLine is one JSON line of `run --json`: one event of one repeat.
+// runLine is one JSON line of `run --json`: one event of one region of one
+// repeat.
 type runLine struct {
 	Kind        string            `json:"kind"`
 	Workload    string            `json:"workload"`
 	Ops         int               `json:"ops"`
 	Repeat      int               `json:"repeat"`
+	Region      int               `json:"region"`
 	Event       string            `json:"event"`
 	Value       uint64            `json:"value"`
 	PerOp       float64           `json:"per_op"`
@@ -54,6 +57,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	var c common
 	c.register(fs)
 	ops := fs.Int("n", 0, "operations per region (default: the workload's own)")
+	regions := fs.Int("regions", 1, "perf backend: count `K` regions one after another in each fresh process, each prepared afresh (for timing: the fastest of many short regions)")
 	dumpDir := fs.String("dump-dir", "", "callgrind: keep each run's callgrind dump as `DIR`/WORKLOAD.REPEAT.callgrind")
 	if err := fs.Parse(args); err != nil {
 		return usageError(err.Error())
@@ -77,6 +81,12 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if *ops < 0 {
 		return usageError(fmt.Sprintf("-n %d: operations must be positive", *ops))
 	}
+	if *regions < 1 {
+		return usageError(fmt.Sprintf("--regions %d: count at least one region", *regions))
+	}
+	if *regions > 1 && backend == perfcount.BackendCallgrind {
+		return usageError(fmt.Sprintf("--regions %d: several regions per process are for timing with the perf backend; callgrind counts one region exactly, so raise -n instead", *regions))
+	}
 	self, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("run: finding this executable to start fresh processes: %w", err)
@@ -89,7 +99,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	enc := json.NewEncoder(stdout)
 	tw := tabwriter.NewWriter(stdout, 2, 8, 2, ' ', tabwriter.AlignRight)
 	if !c.json {
-		fmt.Fprintln(tw, "workload\tops\tevent\tper op\tsource\truns\tmin\tmax\tspread\t")
+		fmt.Fprintln(tw, "workload\tops\tevent\tper op\tsource\tregions\tmin\tmax\tspread\t")
 	}
 	for _, w := range ws {
 		n := *ops
@@ -108,16 +118,18 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 					return err
 				}
 			}
-			m, err := measureInChild(ctx, self, backend, c.events, w.Name, n, keep)
+			ms, err := measureInChild(ctx, self, backend, c.events, w.Name, n, *regions, keep)
 			if err != nil {
 				return err
 			}
-			all = append(all, m)
+			all = append(all, ms...)
 			if c.json {
-				for _, cnt := range m.Counts {
-					enc.Encode(runLine{Kind: "run", Workload: w.Name, Ops: n, Repeat: rep, Event: cnt.Event,
-						Value: cnt.Value, PerOp: float64(cnt.Value) / float64(n), Source: cnt.Source,
-						Multiplexed: cnt.Multiplexed, WallNs: m.WallNs, CPUNs: m.CPUNs, Machine: m.Machine})
+				for i, m := range ms {
+					for _, cnt := range m.Counts {
+						enc.Encode(runLine{Kind: "run", Workload: w.Name, Ops: n, Repeat: rep, Region: i + 1, Event: cnt.Event,
+							Value: cnt.Value, PerOp: float64(cnt.Value) / float64(n), Source: cnt.Source,
+							Multiplexed: cnt.Multiplexed, WallNs: m.WallNs, CPUNs: m.CPUNs, Machine: m.Machine})
+					}
 				}
 			}
 		}
@@ -133,7 +145,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			s := summarise(vals)
 			src := all[0].Counts[j].Source
 			if c.json {
-				if c.repeat > 1 {
+				if len(all) > 1 {
 					enc.Encode(summaryLine{Kind: "summary", Workload: w.Name, Event: ev.Name, Source: src, summary: s})
 				}
 				continue
@@ -149,9 +161,13 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	return tw.Flush()
 }
 
-// measureInChild counts one workload once in a fresh process.
-func measureInChild(ctx context.Context, self string, backend perfcount.Backend, events, name string, ops int, keep string) (measured, error) {
+// measureInChild counts one workload in a fresh process: regions regions of
+// ops operations each, one after another.
+func measureInChild(ctx context.Context, self string, backend perfcount.Backend, events, name string, ops, regions int, keep string) ([]measured, error) {
 	childArgs := []string{measureCmd, "--backend", string(backend), "-n", strconv.Itoa(ops), "--quiet-start"}
+	if regions > 1 {
+		childArgs = append(childArgs, "--regions", strconv.Itoa(regions))
+	}
 	if keep != "" {
 		childArgs = append(childArgs, "--keep-dump", keep)
 	}
@@ -165,7 +181,7 @@ func measureInChild(ctx context.Context, self string, backend perfcount.Backend,
 	case perfcount.BackendCallgrind:
 		dir, err := os.MkdirTemp("", "purecount-")
 		if err != nil {
-			return measured{}, err
+			return nil, err
 		}
 		defer os.RemoveAll(dir)
 		out := filepath.Join(dir, "callgrind.out")
@@ -187,7 +203,7 @@ func measureInChild(ctx context.Context, self string, backend perfcount.Backend,
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	after, cleanup, err := quietParent(cmd)
 	if err != nil {
-		return measured{}, err
+		return nil, err
 	}
 	defer cleanup()
 	err = cmd.Start()
@@ -202,19 +218,32 @@ func measureInChild(ctx context.Context, self string, backend perfcount.Backend,
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
 			msg = strings.TrimPrefix(msg, "pure-count: ")
-			return measured{}, fmt.Errorf("workload %s: %s (child %v)", name, msg, ee.ProcessState)
+			return nil, fmt.Errorf("workload %s: %s (child %v)", name, msg, ee.ProcessState)
 		}
-		return measured{}, fmt.Errorf("workload %s: starting the child: %w", name, err)
+		return nil, fmt.Errorf("workload %s: starting the child: %w", name, err)
 	}
-	var m measured
-	if err := json.Unmarshal(out.Bytes(), &m); err != nil {
-		return measured{}, fmt.Errorf("workload %s: the child printed no result (%v); stderr: %s", name, err, lastLines(errb.String(), 3))
+	// One JSON object per region.
+	var ms []measured
+	dec := json.NewDecoder(&out)
+	for {
+		var m measured
+		if err := dec.Decode(&m); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, fmt.Errorf("workload %s: the child printed no result (%v); stderr: %s", name, err, lastLines(errb.String(), 3))
+		}
+		ms = append(ms, m)
 	}
-	return m, nil
+	if len(ms) != regions {
+		return nil, fmt.Errorf("workload %s: the child printed %d results for %d regions; stderr: %s", name, len(ms), regions, lastLines(errb.String(), 3))
+	}
+	return ms, nil
 }
 
 // cmdMeasure runs in the fresh child: it prepares the workload, counts it in
-// one region and prints one JSON object.
+// one region and prints one JSON object; with --regions K it does so K times,
+// preparing each region afresh outside the count and collecting the garbage
+// of the one before, so every region starts from the same kind of heap.
 func cmdMeasure(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet(measureCmd, flag.ContinueOnError)
 	backendName := fs.String("backend", "perf", "")
@@ -222,7 +251,8 @@ func cmdMeasure(args []string, stdout io.Writer) error {
 	ops := fs.Int("n", 1, "")
 	keep := fs.String("keep-dump", "", "")
 	quiet := fs.Bool("quiet-start", false, "")
-	if err := fs.Parse(args); err != nil || fs.NArg() != 1 {
+	regions := fs.Int("regions", 1, "")
+	if err := fs.Parse(args); err != nil || fs.NArg() != 1 || *regions < 1 {
 		return usageError("__measure is internal: --backend B -e EVENTS -n OPS WORKLOAD")
 	}
 	backend, err := perfcount.ParseBackend(*backendName)
@@ -241,9 +271,11 @@ func cmdMeasure(args []string, stdout io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("preparing %s: %w", w.Name, err)
 	}
-	if cleanup != nil {
-		defer cleanup()
-	}
+	defer func() {
+		if cleanup != nil {
+			cleanup()
+		}
+	}()
 	r, err := perfcount.NewRegion(backend, evs)
 	if err != nil {
 		return err
@@ -257,13 +289,32 @@ func cmdMeasure(args []string, stdout io.Writer) error {
 			return err
 		}
 	}
-	wall, cpu, err := timedMeasure(r, runFn)
-	if err != nil {
-		return err
+	enc := json.NewEncoder(stdout)
+	machine := perfcount.ThisMachine()
+	for i := 1; ; i++ {
+		wall, cpu, err := timedMeasure(r, runFn)
+		if err != nil {
+			return err
+		}
+		if err := enc.Encode(measured{
+			Workload: w.Name, Ops: *ops, Counts: r.Counts(), WallNs: wall, CPUNs: cpu, Machine: machine,
+		}); err != nil {
+			return err
+		}
+		if i == *regions {
+			return nil
+		}
+		// The next region: release this one's state, prepare afresh, and
+		// collect now (GOGC=off) so no collection falls inside the region.
+		if cleanup != nil {
+			cleanup()
+		}
+		runFn, cleanup = nil, nil
+		if runFn, cleanup, err = w.New(*ops); err != nil {
+			return fmt.Errorf("preparing %s for region %d: %w", w.Name, i+1, err)
+		}
+		runtime.GC()
 	}
-	return json.NewEncoder(stdout).Encode(measured{
-		Workload: w.Name, Ops: *ops, Counts: r.Counts(), WallNs: wall, CPUNs: cpu, Machine: perfcount.ThisMachine(),
-	})
 }
 
 func lastLines(s string, n int) string {
