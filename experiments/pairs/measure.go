@@ -23,70 +23,152 @@ const stderrKeep = 64 << 10
 // recorded.
 var errInterrupted = errors.New("interrupted")
 
-// runCell runs every measurement of one cell and merges them into its line
-// (see Line for the rules). The error is non-nil only when no line should be
+// runCells runs every measurement of one or two cells and merges each
+// cell's into its line (see Line for the rules). Two cells are the two sides
+// of one workload in one pair, in the order they were scheduled; builds and
+// dumpDirs go with them. The error is non-nil only when no line should be
 // recorded: ctx was cancelled, or the harness itself failed. A subject that
 // fails, crashes or times out yields a line saying so.
 //
+// A perf measurement with repeat=N of two cells is interleaved: its N fresh
+// processes per side run one at a time, alternating A B B A A B ..., so that
+// the bursts of interference a shared machine sends (they last from
+// milliseconds to seconds) fall on both sides alike. Other measurements run
+// side by side whole: first cell, then second.
+//
 // dumpDir, when not empty, is where callgrind measurements keep their dumps
 // (pure-count run --dump-dir), for the note's profiles.
-func runCell(ctx context.Context, c *Controls, timeout time.Duration, cell Cell, b Build, dumpDir string) (Line, error) {
-	l := Line{
-		Run: record.Run{
-			Schema:   record.SchemaVersion,
-			Workload: cell.Workload.Name,
-			Side:     string(cell.Side),
-			Revision: b.Revision,
-			Commit:   b.Commit,
-			Pair:     cell.Pair,
-			Position: cell.Position,
-		},
-		Controls: c.run(),
-	}
-	if err := c.Use(b); err != nil {
-		return l, err
-	}
-	timed := false
-	for i, m := range cell.Workload.Measures {
-		ms, out, err := measureOnce(ctx, c, timeout, cell.Workload.Name, m, dumpDir)
-		if err != nil {
-			return l, err
+func runCells(ctx context.Context, c *Controls, timeout time.Duration, cells []Cell, builds []Build, dumpDirs []string) ([]Line, error) {
+	n := len(cells)
+	lines := make([]Line, n)
+	for i, cell := range cells {
+		lines[i] = Line{
+			Run: record.Run{
+				Schema:   record.SchemaVersion,
+				Workload: cell.Workload.Name,
+				Side:     string(cell.Side),
+				Revision: builds[i].Revision,
+				Commit:   builds[i].Commit,
+				Pair:     cell.Pair,
+				Position: cell.Position,
+			},
+			Controls: c.run(),
 		}
-		l.Measurements = append(l.Measurements, ms)
-		if i == 0 {
-			l.Start = ms.Start
-			l.Ops = ms.Ops
+	}
+	name := cells[0].Workload.Name
+	timed := make([]bool, n)
+	for _, m := range cells[0].Workload.Measures {
+		// The invocations of this measurement, in the order they run.
+		type step struct {
+			side int
+			args []string
 		}
-		l.Wall += ms.Wall
-		if ms.ExitCode != 0 || ms.Error != "" {
-			if !l.Failed() {
-				l.ExitCode = ms.ExitCode
-				if l.ExitCode == 0 {
-					l.ExitCode = -1 // exited 0 without a usable result
+		var steps []step
+		if m.Backend == BackendPerf && n == 2 && m.Repeat > 1 {
+			one := m
+			one.Repeat = 1
+			for r := range m.Repeat {
+				order := []int{0, 1}
+				if r%2 == 1 {
+					order = []int{1, 0}
 				}
-				l.Error = ms.Error
-				if l.Error != "" {
-					l.Error = m.Backend + " measurement: " + l.Error
+				for _, i := range order {
+					steps = append(steps, step{i, one.Args(name)})
 				}
-				l.StderrTail = out.stderrTail
 			}
-			continue
+		} else {
+			for i := range n {
+				args := m.Args(name)
+				if dumpDirs[i] != "" && m.Backend == BackendCallgrind {
+					args = append([]string{args[0], "--dump-dir", dumpDirs[i]}, args[1:]...)
+				}
+				steps = append(steps, step{i, args})
+			}
 		}
-		if l.Machine.Kernel == "" && out.machine != nil {
-			l.Machine = *out.machine
+		stdouts := make([][][]byte, n)
+		ms := make([]Measurement, n)
+		failed := make([]bool, n)
+		tails := make([]string, n)
+		for _, st := range steps {
+			if failed[st.side] {
+				continue // one failure ends this side's measurement
+			}
+			if err := c.Use(builds[st.side]); err != nil {
+				return nil, err
+			}
+			one, stdout, tail, err := invoke(ctx, c, timeout, m, st.args)
+			if err != nil {
+				return nil, err
+			}
+			if one.ExitCode == 0 && one.Error == "" {
+				if one.Ops, err = parseCountOutput(new(output), name, m.Backend, stdout); err != nil {
+					one.Error = err.Error()
+				}
+			}
+			l := &lines[st.side]
+			l.Measurements = append(l.Measurements, one)
+			l.Wall += one.Wall
+			if ms[st.side].Args == nil {
+				ms[st.side] = one
+				ms[st.side].Ops, ms[st.side].PeakRSS = 0, 0
+			}
+			ms[st.side].ExitCode, ms[st.side].Error = one.ExitCode, one.Error
+			ms[st.side].PeakRSS = max(ms[st.side].PeakRSS, one.PeakRSS)
+			if one.ExitCode != 0 || one.Error != "" {
+				failed[st.side], tails[st.side] = true, tail
+				continue
+			}
+			stdouts[st.side] = append(stdouts[st.side], stdout)
 		}
-		l.Counts = append(l.Counts, out.counts...)
-		if m.Backend == BackendPerf && !timed {
-			timed = true
-			l.Ops = ms.Ops
-			l.Metrics = out.metrics
-			l.Metrics.PeakRSS = ms.PeakRSS
+		for i := range n {
+			l := &lines[i]
+			var out output
+			if !failed[i] {
+				ops, err := parseCountOutput(&out, name, m.Backend, stdouts[i]...)
+				if err != nil {
+					failed[i], ms[i].Error = true, err.Error()
+					out = output{stderrTail: tails[i]}
+				}
+				ms[i].Ops = ops
+			} else {
+				out.stderrTail = tails[i]
+			}
+			if l.Start.IsZero() {
+				l.Start = ms[i].Start
+				l.Ops = ms[i].Ops
+			}
+			if failed[i] {
+				if !l.Failed() {
+					l.ExitCode = ms[i].ExitCode
+					if l.ExitCode == 0 {
+						l.ExitCode = -1 // exited 0 without a usable result
+					}
+					l.Error = ms[i].Error
+					if l.Error != "" {
+						l.Error = m.Backend + " measurement: " + l.Error
+					}
+					l.StderrTail = out.stderrTail
+				}
+				continue
+			}
+			if l.Machine.Kernel == "" && out.machine != nil {
+				l.Machine = *out.machine
+			}
+			l.Counts = append(l.Counts, out.counts...)
+			if m.Backend == BackendPerf && !timed[i] {
+				timed[i] = true
+				l.Ops = ms[i].Ops
+				l.Metrics = out.metrics
+				l.Metrics.PeakRSS = ms[i].PeakRSS
+			}
 		}
 	}
-	if l.Machine.Kernel == "" {
-		l.Machine = perfcount.ThisMachine()
+	for i := range lines {
+		if lines[i].Machine.Kernel == "" {
+			lines[i].Machine = perfcount.ThisMachine()
+		}
 	}
-	return l, nil
+	return lines, nil
 }
 
 // output is what one measurement's invocation printed, parsed.
@@ -95,30 +177,6 @@ type output struct {
 	metrics    record.Metrics
 	machine    *perfcount.Machine
 	stderrTail string
-}
-
-// measureOnce invokes the subject once, under the controls, for one
-// measurement of workload; timeout is the suite's, which the measurement's
-// own overrides.
-func measureOnce(ctx context.Context, c *Controls, timeout time.Duration, workload string, m Measure, dumpDir string) (Measurement, output, error) {
-	args := m.Args(workload)
-	if dumpDir != "" && m.Backend == BackendCallgrind {
-		args = append([]string{args[0], "--dump-dir", dumpDir}, args[1:]...)
-	}
-	var out output
-	ms, stdout, stderrTail, err := invoke(ctx, c, timeout, m, args)
-	if err != nil {
-		return ms, out, err
-	}
-	if ms.ExitCode == 0 && ms.Error == "" {
-		if ms.Ops, err = parseCountOutput(&out, workload, m.Backend, stdout); err != nil {
-			ms.Error = err.Error()
-		}
-	}
-	if ms.ExitCode != 0 || ms.Error != "" {
-		out = output{stderrTail: stderrTail}
-	}
-	return ms, out, nil
 }
 
 // invoke runs m's tool once under the controls with args, and returns what
@@ -179,6 +237,7 @@ type countLine struct {
 	Workload    string             `json:"workload"`
 	Ops         int64              `json:"ops"`
 	Repeat      int                `json:"repeat"`
+	Region      int                `json:"region"`
 	Event       string             `json:"event"`
 	Value       float64            `json:"value"`
 	Source      perfcount.Source   `json:"source"`
@@ -189,51 +248,56 @@ type countLine struct {
 }
 
 // parseCountOutput fills out's counts, metrics and machine from pure-count's
-// stdout and returns the operations measured. Its "run" lines for workload
-// are summed over repeats: each event's Value is the total over all repeats
-// and PerOp that over all operations. Several events of one repeat share one
-// region, so a repeat's ops, wall and CPU time are counted once. Metrics
-// are filled only for the perf backend, where the times are meaningful:
-// throughput and CPU per op from the fastest repeat, CPU share the median.
-func parseCountOutput(out *output, workload, backend string, stdout []byte) (ops int64, err error) {
-	type repeat struct{ ops, wall, cpu int64 }
+// stdout, one per invocation, and returns the operations measured. Its "run"
+// lines for workload are summed over regions: each event's Value is the
+// total over all regions and PerOp that over all operations. Several events
+// of one region share it, so a region's ops, wall and CPU time are counted
+// once. Metrics are filled only for the perf backend, where the times are
+// meaningful: throughput and CPU per op from the fastest region, CPU share
+// the median.
+func parseCountOutput(out *output, workload, backend string, stdouts ...[]byte) (ops int64, err error) {
+	type regionKey struct{ invocation, repeat, region int }
+	type region struct{ ops, wall, cpu int64 }
 	var (
-		repeats = map[int]repeat{}
+		regions = map[regionKey]region{}
 		index   = map[string]int{} // event -> position in out.counts
 	)
-	lines, err := runLines(stdout, workload)
-	if err != nil {
-		return 0, err
+	for inv, stdout := range stdouts {
+		lines, err := runLines(stdout, workload)
+		if err != nil {
+			return 0, err
+		}
+		for _, rl := range lines {
+			n, cl := rl.n, rl.countLine
+			if cl.Ops <= 0 {
+				return 0, fmt.Errorf("%s stdout line %d: ops is %d", workload, n, cl.Ops)
+			}
+			key := regionKey{inv, cl.Repeat, max(cl.Region, 1)} // lines without a region have one
+			if _, ok := regions[key]; !ok {
+				regions[key] = region{cl.Ops, cl.WallNS, cl.CPUNS}
+			}
+			if cl.Machine != nil && out.machine == nil {
+				out.machine = cl.Machine
+			}
+			i, ok := index[cl.Event]
+			if !ok {
+				i = len(out.counts)
+				index[cl.Event] = i
+				out.counts = append(out.counts, record.Count{Event: cl.Event, Source: cl.Source})
+			}
+			c := &out.counts[i]
+			if c.Source != cl.Source {
+				return 0, fmt.Errorf("%s stdout line %d: event %s counted by both %s and %s", workload, n, cl.Event, c.Source, cl.Source)
+			}
+			c.Value += cl.Value
+			c.Multiplexed = c.Multiplexed || cl.Multiplexed
+		}
 	}
-	for _, rl := range lines {
-		n, cl := rl.n, rl.countLine
-		if cl.Ops <= 0 {
-			return 0, fmt.Errorf("%s stdout line %d: ops is %d", workload, n, cl.Ops)
-		}
-		if _, ok := repeats[cl.Repeat]; !ok {
-			repeats[cl.Repeat] = repeat{cl.Ops, cl.WallNS, cl.CPUNS}
-		}
-		if cl.Machine != nil && out.machine == nil {
-			out.machine = cl.Machine
-		}
-		i, ok := index[cl.Event]
-		if !ok {
-			i = len(out.counts)
-			index[cl.Event] = i
-			out.counts = append(out.counts, record.Count{Event: cl.Event, Source: cl.Source})
-		}
-		c := &out.counts[i]
-		if c.Source != cl.Source {
-			return 0, fmt.Errorf("%s stdout line %d: event %s counted by both %s and %s", workload, n, cl.Event, c.Source, cl.Source)
-		}
-		c.Value += cl.Value
-		c.Multiplexed = c.Multiplexed || cl.Multiplexed
-	}
-	if len(repeats) == 0 {
+	if len(regions) == 0 {
 		return 0, fmt.Errorf("pure-count printed no run line for %s", workload)
 	}
 	var thr, cpuOp, share []float64
-	for _, r := range repeats {
+	for _, r := range regions {
 		ops += r.ops
 		if r.wall > 0 {
 			thr = append(thr, float64(r.ops)*1e9/float64(r.wall))
@@ -246,13 +310,15 @@ func parseCountOutput(out *output, workload, backend string, stdout []byte) (ops
 	for i := range out.counts {
 		out.counts[i].PerOp = out.counts[i].Value / float64(ops)
 	}
-	// Times are the fastest repeat's: the repeats are fresh processes, and
-	// on this project's VMs about one in five runs 10-15 % slower for
-	// reasons outside the program (experiment 006), while a repeat is never
-	// faster than the work allows. The minimum is the estimator that noise
-	// of that shape disturbs least (Chen and Revels, "Robust benchmarking
-	// in noisy environments", 2016). CPU share, which the disturbance rule
-	// reads, is the median over repeats.
+	// Times are the fastest region's. On this project's VMs interference
+	// from outside the guest comes in bursts: within one process the median
+	// of 100 regions of 15 ms sat 5-29 % above their floor, while the floor
+	// itself held to 1 % from process to process; and about one fresh
+	// process in ten is slower throughout. A region is never faster than its
+	// work allows, so the minimum of many short regions in several fresh
+	// processes is the estimator that noise of that shape disturbs least
+	// (Chen and Revels, "Robust benchmarking in noisy environments", 2016).
+	// CPU share, which the disturbance rule reads, is the median.
 	if backend == BackendPerf && len(thr) > 0 {
 		out.metrics.Throughput = slices.Max(thr)
 		if len(cpuOp) > 0 {

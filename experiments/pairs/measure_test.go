@@ -44,6 +44,32 @@ func TestParseCountOutput(t *testing.T) {
 	}
 }
 
+// Regions of two invocations: the counts sum over all four, the time is the
+// fastest region's, whichever invocation it came from, and the CPU share is
+// the median.
+func TestParseCountOutput_RegionsOfSeveralInvocations(t *testing.T) {
+	inv1 := `{"kind":"run","workload":"w","ops":10,"repeat":1,"region":1,"event":"task-clock","value":400,"source":"perf","wall_ns":4000,"cpu_ns":4000}
+{"kind":"run","workload":"w","ops":10,"repeat":1,"region":2,"event":"task-clock","value":300,"source":"perf","wall_ns":3000,"cpu_ns":2400}
+`
+	inv2 := `{"kind":"run","workload":"w","ops":10,"repeat":1,"region":1,"event":"task-clock","value":250,"source":"perf","wall_ns":2500,"cpu_ns":2000}
+{"kind":"run","workload":"w","ops":10,"repeat":1,"region":2,"event":"task-clock","value":500,"source":"perf","wall_ns":5000,"cpu_ns":4500}
+`
+	var o output
+	ops, err := parseCountOutput(&o, "w", BackendPerf, []byte(inv1), []byte(inv2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ops != 40 || len(o.counts) != 1 || o.counts[0].Value != 1450 {
+		t.Fatalf("ops %d, counts %+v", ops, o.counts)
+	}
+	// Fastest: 10 ops in 2500 ns (4e6 ops/s); least CPU: 2000 ns / 10 ops;
+	// shares 1, 0.8, 0.8, 0.9: median 0.85.
+	m := o.metrics
+	if math.Abs(m.Throughput-4e6) > 1e-6 || math.Abs(m.CPUPerOp-200e-9) > 1e-15 || math.Abs(m.CPUShare-0.85) > 1e-12 {
+		t.Errorf("metrics %+v", m)
+	}
+}
+
 func TestParseCountOutput_CallgrindHasNoMetrics(t *testing.T) {
 	out := `{"kind":"run","workload":"w","ops":10,"repeat":1,"event":"instructions","value":1000,"source":"callgrind","wall_ns":0,"cpu_ns":0}`
 	var o output

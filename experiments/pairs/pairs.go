@@ -162,9 +162,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	// 4. Build both sides (the same commit on both sides is an A/A
 	// experiment: built once, then found in the cache).
 	aa := commits[0] == commits[1]
-	var builds [2]Build
+	var builds0 [2]Build
 	for i, side := range []Side{Before, After} {
-		if builds[i], err = b.Build(ctx, side, revs[i], commits[i], suite.Tools()); err != nil {
+		if builds0[i], err = b.Build(ctx, side, revs[i], commits[i], suite.Tools()); err != nil {
 			return nil, err
 		}
 	}
@@ -211,8 +211,8 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		}
 		res.Meta = Meta{
 			Experiment:  exp,
-			Before:      builds[0],
-			After:       builds[1],
+			Before:      builds0[0],
+			After:       builds0[1],
 			Suite:       suite.Name,
 			SuitePath:   suite.Path,
 			SuiteText:   suite.Text,
@@ -249,33 +249,49 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	logf("experiment %s: %d runs to do, %d already recorded, in %s", exp, len(todo), res.Skipped, res.RunsPath)
 	p := &Progress{W: o.Progress, Terminal: o.Terminal, Pairs: o.Pairs, Total: len(todo), Recorded: res.Skipped}
 	defer p.Done()
-	for _, c := range todo {
+	for k := 0; k < len(todo); {
 		if ctx.Err() != nil {
 			return res, interrupted(res, ctx.Err())
 		}
-		p.Starting(c)
-		build := builds[0]
-		if c.Side == After {
-			build = builds[1]
+		// The two sides of a workload in a pair run together (see
+		// runCells); a side left alone by an interrupted run runs alone.
+		group := todo[k : k+1]
+		if k+1 < len(todo) && todo[k+1].Pair == todo[k].Pair && todo[k+1].Workload.Name == todo[k].Workload.Name {
+			group = todo[k : k+2]
 		}
-		l, err := runCell(ctx, &controls, suite.Timeout, c, build, profileDumpDir(res.Dir, c))
+		k += len(group)
+		var builds []Build
+		var dumps []string
+		for _, c := range group {
+			b := builds0[0]
+			if c.Side == After {
+				b = builds0[1]
+			}
+			builds = append(builds, b)
+			dumps = append(dumps, profileDumpDir(res.Dir, c))
+		}
+		p.Starting(group[0])
+		ls, err := runCells(ctx, &controls, suite.Timeout, group, builds, dumps)
 		if errors.Is(err, errInterrupted) {
 			return res, interrupted(res, ctx.Err())
 		}
 		if err != nil {
 			return res, err
 		}
-		l.Experiment, l.Suite = exp, suite.Name
-		if err := w.append(&l); err != nil {
-			return res, err
-		}
-		res.Ran++
-		if l.Failed() {
-			res.Failed++
-		}
-		p.Finished(c, &l)
-		if o.OnRun != nil {
-			o.OnRun(&l)
+		for i := range ls {
+			l := &ls[i]
+			l.Experiment, l.Suite = exp, suite.Name
+			if err := w.append(l); err != nil {
+				return res, err
+			}
+			res.Ran++
+			if l.Failed() {
+				res.Failed++
+			}
+			p.Finished(group[i], l)
+			if o.OnRun != nil {
+				o.OnRun(l)
+			}
 		}
 	}
 	for _, err := range convertProfiles(res.Dir, suite) {

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"workbench/experiments/pairs"
 	"workbench/experiments/pairs/pairstest"
@@ -161,9 +162,12 @@ func TestRun_EndToEnd(t *testing.T) {
 				t.Errorf("line %d (count-b): %+v", i+1, l)
 			}
 			ms := l.Measurements
-			if len(ms) != 2 || ms[0].Backend != "perf" || ms[1].Backend != "callgrind" || ms[0].Ops != 200 || ms[1].Ops != 10 ||
-				strings.Join(ms[0].Args, " ") != "run --backend perf -e task-clock -n 100 -r 2 --json count-b" ||
-				l.Wall != ms[0].Wall+ms[1].Wall || !l.Start.Equal(ms[0].Start) {
+			// repeat=2 is two fresh processes per side, interleaved
+			// between the sides: each is its own invocation.
+			if len(ms) != 3 || ms[0].Backend != "perf" || ms[1].Backend != "perf" || ms[2].Backend != "callgrind" ||
+				ms[0].Ops != 100 || ms[1].Ops != 100 || ms[2].Ops != 10 ||
+				strings.Join(ms[0].Args, " ") != "run --backend perf -e task-clock -n 100 -r 1 --json count-b" ||
+				l.Wall != ms[0].Wall+ms[1].Wall+ms[2].Wall || !l.Start.Equal(ms[0].Start) {
 				t.Errorf("line %d (count-b): measurements %+v", i+1, ms)
 			}
 		case "crash":
@@ -174,6 +178,28 @@ func TestRun_EndToEnd(t *testing.T) {
 		}
 	}
 
+	// count-b's fresh processes alternated between the sides, A B B A,
+	// starting with the side that goes first in the pair.
+	for pair := 1; pair <= 2; pair++ {
+		var first, second *pairs.Line
+		for i := range lines {
+			if l := &lines[i]; l.Pair == pair && l.Workload == "count-b" {
+				if l.Position == 1 {
+					first = l
+				} else {
+					second = l
+				}
+			}
+		}
+		if first == nil || second == nil || len(first.Measurements) < 2 || len(second.Measurements) < 2 {
+			t.Fatalf("pair %d: count-b lines missing", pair)
+		}
+		starts := []time.Time{first.Measurements[0].Start, second.Measurements[0].Start, second.Measurements[1].Start, first.Measurements[1].Start}
+		if !slices.IsSortedFunc(starts, func(a, b time.Time) int { return a.Compare(b) }) {
+			t.Errorf("pair %d: count-b processes did not run A B B A: %v", pair, starts)
+		}
+	}
+
 	// Both sides ran through the same path, in the same directory, with an
 	// environment of the same size.
 	logged, err := os.ReadFile(f.fakeLog)
@@ -181,8 +207,8 @@ func TestRun_EndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	invocations := strings.Split(strings.TrimSpace(string(logged)), "\n")
-	if len(invocations) != 16 {
-		t.Errorf("%d invocations logged, want 16", len(invocations))
+	if len(invocations) != 20 {
+		t.Errorf("%d invocations logged, want 20", len(invocations))
 	}
 	slices.Sort(invocations)
 	if u := slices.Compact(invocations); len(u) != 1 || !strings.Contains(u[0], "/bin/pure-count ") {
@@ -259,20 +285,26 @@ func TestRun_Resume(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "resume=1") {
 		t.Fatalf("interrupted run: %v", err)
 	}
-	if res == nil || res.Ran != 5 {
-		t.Fatalf("result %+v", res)
+	if res == nil {
+		t.Fatal("no result")
 	}
+	// The fifth run's other side ran with it, so both are recorded.
 	first := readLines(t, res.RunsPath)
-	if len(first) != 5 {
-		t.Fatalf("%d lines after the interrupt, want 5", len(first))
+	if len(first) != 6 || res.Ran != 6 {
+		t.Fatalf("%d lines after the interrupt (%d ran), want 6", len(first), res.Ran)
 	}
-	// An interrupted write leaves a partial line; resume drops it.
-	fl, err := os.OpenFile(res.RunsPath, os.O_APPEND|os.O_WRONLY, 0)
+	// An interrupted write leaves a partial line; resume drops it, and runs
+	// the side it lost on its own.
+	whole, err := os.ReadFile(res.RunsPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fl.WriteString(`{"schema":1,"experiment":"`)
-	fl.Close()
+	cut := bytes.LastIndexByte(whole[:len(whole)-1], '\n') + 1
+	partial := append(whole[:cut:cut], `{"schema":1,"experiment":"`...)
+	if err := os.WriteFile(res.RunsPath, partial, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	first = first[:5]
 
 	// Resume, naming no experiment: the latest one of these commits goes on.
 	o.OnRun = nil

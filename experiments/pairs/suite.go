@@ -41,14 +41,19 @@ const (
 //
 //	backend=perf|callgrind   required: pure-count's --backend
 //	ops=N                    operations per measurement (-n); default: the workload's own
-//	repeat=N                 repeats in the measurement (-r); default 1
+//	repeat=N                 fresh processes in the measurement (-r); default 1
+//	regions=K                perf only: regions counted one after another in each
+//	                         process (--regions); default 1
 //	events=E1,E2             events to count (-e); default: pure-count's own
 //	tool=NAME                subject binary, built from cmd/NAME; default pure-count.
 //	                         It must speak pure-count's `run --json` contract.
 //	timeout=DURATION         longest this measurement may take; default: the suite's
 //
 // A workload usually has two lines, one per backend: natively for time and
-// under callgrind for instructions. Its lines are its measurements: in each
+// under callgrind for instructions. The native line's time is that of its
+// fastest region, so it is best measured as many short regions (10-20 ms)
+// in a few fresh processes; the runner interleaves those processes between
+// the two sides of a pair (see runCells). Its lines are its measurements: in each
 // pair and on each side they run one after the other, in file order, and
 // together make one run, recorded as one line of runs.jsonl. A workload may
 // not have two lines with the same backend.
@@ -88,8 +93,10 @@ type Measure struct {
 	// Ops is the number of operations per repeat; 0 leaves it to the
 	// subject.
 	Ops int
-	// Repeat is the number of repeats in the measurement.
+	// Repeat is the number of fresh processes in the measurement.
 	Repeat int
+	// Regions is the number of regions each process counts (perf only).
+	Regions int
 	// Events are the events to count; empty leaves them to the subject.
 	Events []string
 	// Timeout is the longest the measurement may take; 0 is the suite's.
@@ -99,7 +106,8 @@ type Measure struct {
 }
 
 // Args returns the subject's arguments, after the program name, to take this
-// measurement of workload: run --backend B [-e E] [-n OPS] -r R --json NAME.
+// measurement of workload:
+// run --backend B [-e E] [-n OPS] [--regions K] -r R --json NAME.
 func (m Measure) Args(workload string) []string {
 	args := []string{"run", "--backend", m.Backend}
 	if len(m.Events) > 0 {
@@ -107,6 +115,9 @@ func (m Measure) Args(workload string) []string {
 	}
 	if m.Ops > 0 {
 		args = append(args, "-n", strconv.Itoa(m.Ops))
+	}
+	if m.Regions > 1 {
+		args = append(args, "--regions", strconv.Itoa(m.Regions))
 	}
 	return append(args, "-r", strconv.Itoa(m.Repeat), "--json", workload)
 }
@@ -251,10 +262,10 @@ func ParseSuite(path string, r io.Reader) (*Suite, error) {
 // parseMeasure parses the arguments of a workload line.
 func parseMeasure(args []string, line int) (name string, m Measure, err error) {
 	if len(args) == 0 {
-		return "", m, errors.New("want: workload NAME backend=perf|callgrind [ops=N] [repeat=N] [events=E,...] [tool=NAME]")
+		return "", m, errors.New("want: workload NAME backend=perf|callgrind [ops=N] [repeat=N] [regions=K] [events=E,...] [tool=NAME]")
 	}
 	name = args[0]
-	m = Measure{Tool: DefaultTool, Repeat: 1, Line: line}
+	m = Measure{Tool: DefaultTool, Repeat: 1, Regions: 1, Line: line}
 	if !nameRE.MatchString(name) {
 		return name, m, fmt.Errorf("workload name %q: want lower-case letters, digits and dashes", name)
 	}
@@ -274,15 +285,18 @@ func parseMeasure(args []string, line int) (name string, m Measure, err error) {
 				return name, m, fmt.Errorf("backend=%s: want perf or callgrind", v)
 			}
 			m.Backend = v
-		case "ops", "repeat":
+		case "ops", "repeat", "regions":
 			i, err := strconv.Atoi(v)
 			if err != nil || i < 1 {
 				return name, m, fmt.Errorf("%s=%s: want a whole number of at least 1", k, v)
 			}
-			if k == "ops" {
+			switch k {
+			case "ops":
 				m.Ops = i
-			} else {
+			case "repeat":
 				m.Repeat = i
+			default:
+				m.Regions = i
 			}
 		case "events":
 			for _, e := range strings.Split(v, ",") {
@@ -303,11 +317,14 @@ func parseMeasure(args []string, line int) (name string, m Measure, err error) {
 			}
 			m.Timeout = d
 		default:
-			return name, m, fmt.Errorf("unknown key %q (want backend, ops, repeat, events, tool or timeout)", k)
+			return name, m, fmt.Errorf("unknown key %q (want backend, ops, repeat, regions, events, tool or timeout)", k)
 		}
 	}
 	if m.Backend == "" {
 		return name, m, fmt.Errorf("workload %s: backend=perf or backend=callgrind is required", name)
+	}
+	if m.Regions > 1 && m.Backend != BackendPerf {
+		return name, m, fmt.Errorf("regions=%d: several regions per process are for timing (backend=perf); under callgrind raise ops instead", m.Regions)
 	}
 	return name, m, nil
 }

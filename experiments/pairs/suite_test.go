@@ -37,7 +37,7 @@ func TestParseSuite(t *testing.T) {
 pairs 4   # trailing comment
 timeout 90s
 
-workload sort-ints-10k backend=perf events=task-clock ops=2000
+workload sort-ints-10k backend=perf events=task-clock ops=2000 regions=30
 workload sort-ints-10k backend=callgrind ops=20 repeat=3
 workload other backend=perf tool=pure-other timeout=2m
 `
@@ -53,9 +53,9 @@ workload other backend=perf tool=pure-other timeout=2m
 		t.Fatalf("workloads %+v", s.Workloads)
 	}
 	want := []Measure{
-		{Backend: "perf", Tool: "pure-count", Ops: 2000, Repeat: 1, Events: []string{"task-clock"}, Line: 5},
-		{Backend: "callgrind", Tool: "pure-count", Ops: 20, Repeat: 3, Line: 6},
-		{Backend: "perf", Tool: "pure-other", Repeat: 1, Timeout: 2 * time.Minute, Line: 7},
+		{Backend: "perf", Tool: "pure-count", Ops: 2000, Repeat: 1, Regions: 30, Events: []string{"task-clock"}, Line: 5},
+		{Backend: "callgrind", Tool: "pure-count", Ops: 20, Repeat: 3, Regions: 1, Line: 6},
+		{Backend: "perf", Tool: "pure-other", Repeat: 1, Regions: 1, Timeout: 2 * time.Minute, Line: 7},
 	}
 	got := append(s.Workloads[0].Measures, s.Workloads[1].Measures...)
 	if len(got) != len(want) {
@@ -64,14 +64,14 @@ workload other backend=perf tool=pure-other timeout=2m
 	for i, w := range want {
 		g := got[i]
 		if g.Backend != w.Backend || g.Tool != w.Tool || g.Ops != w.Ops ||
-			g.Repeat != w.Repeat || !slices.Equal(g.Events, w.Events) || g.Timeout != w.Timeout || g.Line != w.Line {
+			g.Repeat != w.Repeat || g.Regions != w.Regions || !slices.Equal(g.Events, w.Events) || g.Timeout != w.Timeout || g.Line != w.Line {
 			t.Errorf("measure %d = %+v, want %+v", i, g, w)
 		}
 	}
 	if got := s.Tools(); !slices.Equal(got, []string{"pure-count", "pure-other"}) {
 		t.Errorf("Tools() = %v", got)
 	}
-	if got, want := strings.Join(want[0].Args("sort-ints-10k"), " "), "run --backend perf -e task-clock -n 2000 -r 1 --json sort-ints-10k"; got != want {
+	if got, want := strings.Join(want[0].Args("sort-ints-10k"), " "), "run --backend perf -e task-clock -n 2000 --regions 30 -r 1 --json sort-ints-10k"; got != want {
 		t.Errorf("Args() = %q, want %q", got, want)
 	}
 	if got, want := strings.Join(want[2].Args("other"), " "), "run --backend perf -r 1 --json other"; got != want {
@@ -95,12 +95,14 @@ workload f backend=perf ops=3
 frobnicate 3
 workload g backend=perf events=a,,b
 workload h backend=perf timeout=-1s
+workload i backend=callgrind regions=5
+workload j backend=perf regions=0
 `
 	_, err := ParseSuite("bad.suite", strings.NewReader(text))
 	if err == nil {
 		t.Fatal("no error")
 	}
-	wantLines := []int{2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 14, 15}
+	wantLines := []int{2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 14, 15, 16, 17}
 	var got []int
 	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
 		var pe *ParseError
@@ -122,6 +124,8 @@ workload h backend=perf timeout=-1s
 		"bad.suite:9: unknown key \"colour\"",
 		"bad.suite:12: workload f with backend=perf repeats line 11",
 		"bad.suite:13: unknown directive \"frobnicate\"",
+		"bad.suite:16: regions=5: several regions per process are for timing (backend=perf)",
+		"bad.suite:17: regions=0: want a whole number of at least 1",
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q:\n%v", want, err)
