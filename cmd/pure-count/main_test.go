@@ -133,7 +133,7 @@ func TestRun_CallgrindSortIsExact(t *testing.T) {
 		}
 		t.Fatal(err)
 	}
-	out, _, err := runCLI(t, "run", "--backend", "callgrind", "-r", "3", "-n", "1", "--json", "sort-ints-10k")
+	out, _, err := runCLI(t, "run", "--backend", "callgrind", "-r", "3", "-n", "20", "--json", "sort-ints-10k")
 	if err != nil {
 		t.Fatal(err)
 	}
