@@ -70,6 +70,45 @@ func TestParseCountOutput_RegionsOfSeveralInvocations(t *testing.T) {
 	}
 }
 
+func TestSettledAndAnotherRound(t *testing.T) {
+	for _, tc := range []struct {
+		floors []float64
+		want   bool
+	}{
+		{nil, false},
+		{[]float64{100}, false},
+		{[]float64{100, 130, 125}, false},        // one process reached the floor
+		{[]float64{130, 100, 101.9}, true},       // two within 2 %
+		{[]float64{100, 102.5, 140, 150}, false}, // the second is 2.5 % above
+	} {
+		if got := settled(tc.floors); got != tc.want {
+			t.Errorf("settled(%v) = %v, want %v", tc.floors, got, tc.want)
+		}
+	}
+	m := Measure{Repeat: 2, MaxRepeat: 5}
+	ok := []float64{100, 101}
+	bad := []float64{100, 120}
+	for _, tc := range []struct {
+		r      int
+		floors [][]float64
+		failed []bool
+		want   bool
+	}{
+		{1, [][]float64{ok, ok}, []bool{false, false}, true},   // below repeat: always
+		{2, [][]float64{ok, ok}, []bool{false, false}, false},  // both settled
+		{2, [][]float64{ok, bad}, []bool{false, false}, true},  // one unsettled
+		{5, [][]float64{ok, bad}, []bool{false, false}, false}, // max-repeat reached
+		{3, [][]float64{bad, ok}, []bool{false, true}, false},  // a side failed
+	} {
+		if got := anotherRound(m, tc.r, tc.floors, tc.failed); got != tc.want {
+			t.Errorf("anotherRound after %d rounds, floors %v, failed %v = %v, want %v", tc.r, tc.floors, tc.failed, got, tc.want)
+		}
+	}
+	if anotherRound(Measure{Repeat: 3}, 3, [][]float64{bad, bad}, []bool{false, false}) {
+		t.Error("without max-repeat, repeat rounds are all")
+	}
+}
+
 func TestParseCountOutput_CallgrindHasNoMetrics(t *testing.T) {
 	out := `{"kind":"run","workload":"w","ops":10,"repeat":1,"event":"instructions","value":1000,"source":"callgrind","wall_ns":0,"cpu_ns":0}`
 	var o output

@@ -44,6 +44,8 @@ const (
 //	repeat=N                 fresh processes in the measurement (-r); default 1
 //	regions=K                perf only: regions counted one after another in each
 //	                         process (--regions); default 1
+//	max-repeat=M             perf only: up to M processes per side, past repeat,
+//	                         until both sides' fastest regions settle; default repeat
 //	events=E1,E2             events to count (-e); default: pure-count's own
 //	tool=NAME                subject binary, built from cmd/NAME; default pure-count.
 //	                         It must speak pure-count's `run --json` contract.
@@ -97,6 +99,10 @@ type Measure struct {
 	Repeat int
 	// Regions is the number of regions each process counts (perf only).
 	Regions int
+	// MaxRepeat, when above Repeat, lets an interleaved perf measurement
+	// run up to MaxRepeat processes per side until both sides' floors
+	// settle (see settled); 0 means Repeat.
+	MaxRepeat int
 	// Events are the events to count; empty leaves them to the subject.
 	Events []string
 	// Timeout is the longest the measurement may take; 0 is the suite's.
@@ -285,7 +291,7 @@ func parseMeasure(args []string, line int) (name string, m Measure, err error) {
 				return name, m, fmt.Errorf("backend=%s: want perf or callgrind", v)
 			}
 			m.Backend = v
-		case "ops", "repeat", "regions":
+		case "ops", "repeat", "regions", "max-repeat":
 			i, err := strconv.Atoi(v)
 			if err != nil || i < 1 {
 				return name, m, fmt.Errorf("%s=%s: want a whole number of at least 1", k, v)
@@ -295,6 +301,8 @@ func parseMeasure(args []string, line int) (name string, m Measure, err error) {
 				m.Ops = i
 			case "repeat":
 				m.Repeat = i
+			case "max-repeat":
+				m.MaxRepeat = i
 			default:
 				m.Regions = i
 			}
@@ -317,11 +325,14 @@ func parseMeasure(args []string, line int) (name string, m Measure, err error) {
 			}
 			m.Timeout = d
 		default:
-			return name, m, fmt.Errorf("unknown key %q (want backend, ops, repeat, regions, events, tool or timeout)", k)
+			return name, m, fmt.Errorf("unknown key %q (want backend, ops, repeat, max-repeat, regions, events, tool or timeout)", k)
 		}
 	}
 	if m.Backend == "" {
 		return name, m, fmt.Errorf("workload %s: backend=perf or backend=callgrind is required", name)
+	}
+	if m.MaxRepeat > 0 && (m.Backend != BackendPerf || m.MaxRepeat < m.Repeat) {
+		return name, m, fmt.Errorf("max-repeat=%d: for backend=perf only, and at least repeat (%d)", m.MaxRepeat, m.Repeat)
 	}
 	if m.Regions > 1 && m.Backend != BackendPerf {
 		return name, m, fmt.Errorf("regions=%d: several regions per process are for timing (backend=perf); under callgrind raise ops instead", m.Regions)

@@ -37,7 +37,7 @@ func TestParseSuite(t *testing.T) {
 pairs 4   # trailing comment
 timeout 90s
 
-workload sort-ints-10k backend=perf events=task-clock ops=2000 regions=30
+workload sort-ints-10k backend=perf events=task-clock ops=2000 regions=30 max-repeat=9
 workload sort-ints-10k backend=callgrind ops=20 repeat=3
 workload other backend=perf tool=pure-other timeout=2m
 `
@@ -53,7 +53,7 @@ workload other backend=perf tool=pure-other timeout=2m
 		t.Fatalf("workloads %+v", s.Workloads)
 	}
 	want := []Measure{
-		{Backend: "perf", Tool: "pure-count", Ops: 2000, Repeat: 1, Regions: 30, Events: []string{"task-clock"}, Line: 5},
+		{Backend: "perf", Tool: "pure-count", Ops: 2000, Repeat: 1, Regions: 30, MaxRepeat: 9, Events: []string{"task-clock"}, Line: 5},
 		{Backend: "callgrind", Tool: "pure-count", Ops: 20, Repeat: 3, Regions: 1, Line: 6},
 		{Backend: "perf", Tool: "pure-other", Repeat: 1, Regions: 1, Timeout: 2 * time.Minute, Line: 7},
 	}
@@ -64,7 +64,7 @@ workload other backend=perf tool=pure-other timeout=2m
 	for i, w := range want {
 		g := got[i]
 		if g.Backend != w.Backend || g.Tool != w.Tool || g.Ops != w.Ops ||
-			g.Repeat != w.Repeat || g.Regions != w.Regions || !slices.Equal(g.Events, w.Events) || g.Timeout != w.Timeout || g.Line != w.Line {
+			g.Repeat != w.Repeat || g.Regions != w.Regions || g.MaxRepeat != w.MaxRepeat || !slices.Equal(g.Events, w.Events) || g.Timeout != w.Timeout || g.Line != w.Line {
 			t.Errorf("measure %d = %+v, want %+v", i, g, w)
 		}
 	}
@@ -97,12 +97,13 @@ workload g backend=perf events=a,,b
 workload h backend=perf timeout=-1s
 workload i backend=callgrind regions=5
 workload j backend=perf regions=0
+workload k backend=perf repeat=4 max-repeat=3
 `
 	_, err := ParseSuite("bad.suite", strings.NewReader(text))
 	if err == nil {
 		t.Fatal("no error")
 	}
-	wantLines := []int{2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 14, 15, 16, 17}
+	wantLines := []int{2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 14, 15, 16, 17, 18}
 	var got []int
 	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
 		var pe *ParseError
@@ -126,6 +127,7 @@ workload j backend=perf regions=0
 		"bad.suite:13: unknown directive \"frobnicate\"",
 		"bad.suite:16: regions=5: several regions per process are for timing (backend=perf)",
 		"bad.suite:17: regions=0: want a whole number of at least 1",
+		"bad.suite:18: max-repeat=3: for backend=perf only, and at least repeat (4)",
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q:\n%v", want, err)
