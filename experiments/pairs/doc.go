@@ -22,8 +22,17 @@
 //   - Schedule (schedule.go): the cells of the experiment, one per pair,
 //     side and workload, pair by pair in ABBA order (pair 1 before then
 //     after, pair 2 after then before, ...).
-//   - measure.go: runs one cell, invoking the subject once per measurement,
-//     and merges pure-count's JSON lines and the child's rusage into a Line.
+//   - measure.go: runs the two cells of one workload in one pair together
+//     (runCells) and merges pure-count's JSON lines and the children's
+//     rusage into one Line per side. A callgrind measurement is one
+//     invocation per side. A native (perf) measurement is several fresh
+//     processes per side, each timing many short regions, alternating
+//     between the sides A B B A A B ..., at least repeat of them and, up to
+//     max-repeat, more until both sides' floors settle (two processes
+//     within 2 % of the side's fastest region, which is itself within 2 %
+//     of the side's median floor in earlier pairs); a run's time is its
+//     fastest region. Experiment 012 shows why: on a shared VM whole processes can
+//     run up to twice as slow, while the floor of many regions holds.
 //   - Line (line.go): one run, a record.Run plus the fields this runner
 //     adds, appended and fsync'd to runs.jsonl as each run finishes, and
 //     read back on resume.

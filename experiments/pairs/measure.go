@@ -37,9 +37,11 @@ var errInterrupted = errors.New("interrupted")
 // milliseconds to seconds) fall on both sides alike. Other measurements run
 // side by side whole: first cell, then second.
 //
-// dumpDir, when not empty, is where callgrind measurements keep their dumps
-// (pure-count run --dump-dir), for the note's profiles.
-func runCells(ctx context.Context, c *Controls, timeout time.Duration, cells []Cell, builds []Build, dumpDirs []string) ([]Line, error) {
+// dumpDirs, when not empty, are where callgrind measurements keep their
+// dumps (pure-count run --dump-dir), for the note's profiles. refs are each
+// side's reference floor, wall nanoseconds per op (0: none; see
+// anotherRound).
+func runCells(ctx context.Context, c *Controls, timeout time.Duration, cells []Cell, builds []Build, dumpDirs []string, refs []float64) ([]Line, error) {
 	n := len(cells)
 	lines := make([]Line, n)
 	for i, cell := range cells {
@@ -100,7 +102,7 @@ func runCells(ctx context.Context, c *Controls, timeout time.Duration, cells []C
 			// not settled, up to max-repeat.
 			one := m
 			one.Repeat = 1
-			for r := 0; anotherRound(m, r, floors, failed); r++ {
+			for r := 0; anotherRound(m, r, floors, failed, refs); r++ {
 				order := []int{0, 1}
 				if r%2 == 1 {
 					order = []int{1, 0}
@@ -210,15 +212,32 @@ func settled(floors []float64) bool {
 
 // anotherRound reports whether an interleaved measurement m, having run r
 // rounds, runs another: always up to m.Repeat rounds, then while both sides
-// still run and either side's floor is unsettled, up to m.MaxRepeat.
-func anotherRound(m Measure, r int, floors [][]float64, failed []bool) bool {
+// still run and either side is unsettled, up to m.MaxRepeat. A side is
+// unsettled while its floors are not settled, or while its fastest region
+// is more than settleTolerance above its reference, the median floor of the
+// same side in the experiment's earlier pairs: a side whose processes all
+// ran inside a long burst of load settles on the burst's level (seen in
+// experiment 013-aa-1, itoa-fmt-10k pair 5: 0.85 against 0.55 ms per op),
+// and only its own history shows it. Each side is held to its own history,
+// never to the other side's, so a real change is not pulled towards no
+// change; and more processes can only lower a side's fastest region, never
+// drop one.
+func anotherRound(m Measure, r int, floors [][]float64, failed []bool, refs []float64) bool {
 	switch {
 	case r < m.Repeat:
 		return true
 	case r >= m.MaxRepeat || failed[0] || failed[1]:
 		return false
 	}
-	return !settled(floors[0]) || !settled(floors[1])
+	for i, f := range floors {
+		if !settled(f) {
+			return true
+		}
+		if i < len(refs) && refs[i] > 0 && slices.Min(f) > refs[i]*(1+settleTolerance) {
+			return true
+		}
+	}
+	return false
 }
 
 // fastestRegion returns the least wall time per operation over the regions

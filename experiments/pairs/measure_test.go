@@ -100,12 +100,27 @@ func TestSettledAndAnotherRound(t *testing.T) {
 		{5, [][]float64{ok, bad}, []bool{false, false}, false}, // max-repeat reached
 		{3, [][]float64{bad, ok}, []bool{false, true}, false},  // a side failed
 	} {
-		if got := anotherRound(m, tc.r, tc.floors, tc.failed); got != tc.want {
+		if got := anotherRound(m, tc.r, tc.floors, tc.failed, nil); got != tc.want {
 			t.Errorf("anotherRound after %d rounds, floors %v, failed %v = %v, want %v", tc.r, tc.floors, tc.failed, got, tc.want)
 		}
 	}
-	if anotherRound(Measure{Repeat: 3}, 3, [][]float64{bad, bad}, []bool{false, false}) {
+	if anotherRound(Measure{Repeat: 3}, 3, [][]float64{bad, bad}, []bool{false, false}, nil) {
 		t.Error("without max-repeat, repeat rounds are all")
+	}
+	// Settled, but above the side's own reference: another round; each
+	// side is held only to its own reference.
+	slow := []float64{130, 131}
+	for _, tc := range []struct {
+		refs []float64
+		want bool
+	}{
+		{[]float64{100, 100}, true},  // the first side sits 30 % above its history
+		{[]float64{128, 100}, false}, // within 2 % of its own history
+		{[]float64{0, 0}, false},     // no history yet
+	} {
+		if got := anotherRound(m, 2, [][]float64{slow, ok}, []bool{false, false}, tc.refs); got != tc.want {
+			t.Errorf("refs %v: anotherRound = %v, want %v", tc.refs, got, tc.want)
+		}
 	}
 }
 
@@ -160,5 +175,26 @@ func TestTailBuffer(t *testing.T) {
 	}
 	if got := string(tb.Bytes()); !strings.HasSuffix(got, "hijk") || len(got) > 8 {
 		t.Errorf("kept %q", got)
+	}
+}
+
+func TestFloorHistory(t *testing.T) {
+	var h floorHistory
+	if h.ref("w", Before) != 0 {
+		t.Error("empty history has a reference")
+	}
+	for _, thr := range []float64{1e6, 2e6, 4e6} { // 1000, 500, 250 ns per op
+		l := &Line{}
+		l.Workload, l.Side, l.Metrics.Throughput = "w", "before", thr
+		h.add(l)
+	}
+	failed := &Line{}
+	failed.Workload, failed.Side, failed.ExitCode, failed.Metrics.Throughput = "w", "before", 2, 1e3
+	h.add(failed)
+	if got := h.ref("w", Before); got != 500 {
+		t.Errorf("ref = %v, want the median floor 500 ns/op (the failed run left out)", got)
+	}
+	if h.ref("w", After) != 0 || h.ref("other", Before) != 0 {
+		t.Error("a reference leaked to another side or workload")
 	}
 }

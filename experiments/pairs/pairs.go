@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"workbench/perfcount"
@@ -142,7 +143,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, fmt.Errorf("experiment %s: %w", exp, err)
 	}
 	defer unlock()
-	done, complete, err := recorded(res.RunsPath, o.Resume)
+	done, prior, complete, err := recorded(res.RunsPath, o.Resume)
 	if err != nil {
 		return nil, err
 	}
@@ -247,6 +248,10 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		}
 	}
 	logf("experiment %s: %d runs to do, %d already recorded, in %s", exp, len(todo), res.Skipped, res.RunsPath)
+	var hist floorHistory
+	for i := range prior {
+		hist.add(&prior[i])
+	}
 	p := &Progress{W: o.Progress, Terminal: o.Terminal, Pairs: o.Pairs, Total: len(todo), Recorded: res.Skipped}
 	defer p.Done()
 	for k := 0; k < len(todo); {
@@ -262,7 +267,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		k += len(group)
 		var builds []Build
 		var dumps []string
+		var refs []float64
 		for _, c := range group {
+			refs = append(refs, hist.ref(c.Workload.Name, c.Side))
 			b := builds0[0]
 			if c.Side == After {
 				b = builds0[1]
@@ -271,7 +278,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			dumps = append(dumps, profileDumpDir(res.Dir, c))
 		}
 		p.Starting(group[0])
-		ls, err := runCells(ctx, &controls, suite.Timeout, group, builds, dumps)
+		ls, err := runCells(ctx, &controls, suite.Timeout, group, builds, dumps, refs)
 		if errors.Is(err, errInterrupted) {
 			return res, interrupted(res, ctx.Err())
 		}
@@ -281,6 +288,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		for i := range ls {
 			l := &ls[i]
 			l.Experiment, l.Suite = exp, suite.Name
+			hist.add(l)
 			if err := w.append(l); err != nil {
 				return res, err
 			}
@@ -366,34 +374,62 @@ func (o *Options) fill(ctx context.Context) error {
 	return nil
 }
 
-// recorded reads the cells already in runs.jsonl, and the length of its
-// whole lines. Recorded runs without resume are an error: they are never
+// recorded reads the cells already in runs.jsonl, its lines, and the
+// length of its whole lines. Recorded runs without resume are an error: they are never
 // overwritten.
-func recorded(path string, resume bool) (done map[CellKey]bool, complete int64, err error) {
+func recorded(path string, resume bool) (done map[CellKey]bool, lines []Line, complete int64, err error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, 0, nil
+		return nil, nil, 0, nil
 	}
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, 0, err
 	}
 	defer f.Close()
-	lines, complete, err := ReadRuns(f)
+	lines, complete, err = ReadRuns(f)
 	if err != nil {
-		return nil, 0, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, 0, fmt.Errorf("%s: %w", path, err)
 	}
 	if len(lines) > 0 && !resume {
-		return nil, 0, fmt.Errorf("%w: %s holds %d runs; pass resume=1 (--resume) to continue it, or choose another exp",
+		return nil, nil, 0, fmt.Errorf("%w: %s holds %d runs; pass resume=1 (--resume) to continue it, or choose another exp",
 			ErrRunsExist, path, len(lines))
 	}
 	done = make(map[CellKey]bool, len(lines))
 	for i := range lines {
 		done[lines[i].Key()] = true
 	}
-	return done, complete, nil
+	return done, lines, complete, nil
 }
 
 func interrupted(res *Result, err error) error {
 	return fmt.Errorf("interrupted after %d runs (all recorded in %s): continue with resume=1 exp=%s: %w",
 		res.Ran, res.RunsPath, res.Experiment, err)
+}
+
+// floorHistory keeps, per workload and side, the floors (wall nanoseconds
+// per op of the fastest region) of the runs recorded so far, for the settle
+// rule's reference (see anotherRound).
+type floorHistory map[string]map[Side][]float64
+
+func (h *floorHistory) add(l *Line) {
+	if l.Failed() || l.Metrics.Throughput <= 0 {
+		return
+	}
+	if *h == nil {
+		*h = floorHistory{}
+	}
+	if (*h)[l.Workload] == nil {
+		(*h)[l.Workload] = map[Side][]float64{}
+	}
+	side := Side(l.Side)
+	(*h)[l.Workload][side] = append((*h)[l.Workload][side], 1e9/l.Metrics.Throughput)
+}
+
+// ref returns the median floor of workload's side so far, or 0.
+func (h floorHistory) ref(workload string, side Side) float64 {
+	fs := slices.Clone(h[workload][side])
+	if len(fs) == 0 {
+		return 0
+	}
+	return median(fs)
 }
