@@ -184,11 +184,11 @@ func runCells(ctx context.Context, c *Controls, timeout time.Duration, cells []C
 // them. A floor that only one process reached may be that process's luck,
 // and a side whose processes all stayed above the machine's floor (on a
 // shared VM, whole processes can run in a burst of outside load) shows it by
-// never settling. In a simulation on 162 processes of itoa-strconv-10k
-// measured while the VM was heavily loaded (experiment 012), stopping at
-// the first settled round kept every pair's ratio within 3 % of 1 where a
-// fixed four processes per side let one ratio in four past it, at about
-// six processes per side on average.
+// never settling. Simulated as A/A pairs on streams of itoa-strconv-10k
+// processes measured while the VM was heavily loaded (experiment 012, whose
+// note has the figures): with a fixed four processes per side, 3 pair
+// ratios in 20 fell outside 3 % of 1 (one at 1.75 with two processes); with
+// the settle rule, 1 in 16, at about five processes per side.
 const (
 	settleTolerance = 0.02
 	settleProcesses = 2
