@@ -26,9 +26,15 @@ import (
 // Departures in either direction count. A side with fewer than MinRuns runs
 // carrying the metric is not checked, and a warning says so.
 //
-// A pair with a disturbed run is disturbed: it is listed, and left out of
-// every timed metric. Callgrind counts are simulated and are not affected;
-// perf counts of a disturbed pair are left out too.
+// A pair judges its two runs against each other: the pairs runner
+// interleaves the two sides' processes, so a burst of outside load usually
+// slows both runs of a pair alike, and then the pair's ratio still compares
+// like with like. So a pair with a disturbed run is disturbed only when its
+// two runs' departures, on a metric where one of them is disturbed, differ
+// by more than the larger of their limits. A disturbed pair is listed and
+// left out of every timed metric (callgrind counts are simulated and are
+// not affected; perf counts of a disturbed pair are left out too). A pair
+// whose runs departed alike is listed as "disturbed alike" and used.
 type DisturbanceRule struct {
 	// K is the number of robust standard deviations a run may depart.
 	K float64
@@ -44,6 +50,20 @@ var DefaultDisturbance = DisturbanceRule{K: 3.5, Floor: 0.03, MinRuns: 3}
 
 // disturbanceMetrics are the metrics the rule watches.
 var disturbanceMetrics = []string{metricCPUShare, MetricCPUPerOp}
+
+// sideStats is the rule's median and relative limit for one metric of one
+// side.
+type sideStats struct{ med, limit float64 }
+
+// departure returns run r's relative departure on metric and whether r
+// carries it.
+func (st sideStats) departure(r *record.Run, metric string) (float64, bool) {
+	v := timedValue(r, metric)
+	if v == 0 || st.med == 0 {
+		return 0, false
+	}
+	return (v - st.med) / st.med, true
+}
 
 // Disturbance records one disturbed run.
 type Disturbance struct {
@@ -85,7 +105,8 @@ func (rule DisturbanceRule) outliers(xs []float64) (med, limit float64, out []bo
 // findDisturbed applies the rule to the runs of one side; runs that lack a
 // metric (value 0) are not judged on it. It returns the disturbances in the
 // order of runs and metrics, and how many metrics it could not check.
-func (rule DisturbanceRule) findDisturbed(side string, runs []*record.Run) (found []Disturbance, unchecked []string) {
+func (rule DisturbanceRule) findDisturbed(side string, runs []*record.Run) (found []Disturbance, unchecked []string, stats map[string]sideStats) {
+	stats = map[string]sideStats{}
 	for _, metric := range disturbanceMetrics {
 		var xs []float64
 		var idx []int
@@ -102,6 +123,7 @@ func (rule DisturbanceRule) findDisturbed(side string, runs []*record.Run) (foun
 			unchecked = append(unchecked, metric)
 			continue
 		}
+		stats[metric] = sideStats{med, limit}
 		for j, o := range out {
 			if o {
 				r := runs[idx[j]]
@@ -113,5 +135,5 @@ func (rule DisturbanceRule) findDisturbed(side string, runs []*record.Run) (foun
 			}
 		}
 	}
-	return found, unchecked
+	return found, unchecked, stats
 }

@@ -2,8 +2,10 @@ package judge
 
 import (
 	"math"
+	"strings"
 	"testing"
 
+	"workbench/experiments/record"
 	"workbench/perfcount"
 )
 
@@ -51,5 +53,42 @@ func TestJudge_AA_FewFalseDisturbances(t *testing.T) {
 	}
 	if rate := float64(flagged) / sims; rate > 0.02 {
 		t.Errorf("%.1f %% of clean experiments had a disturbed run, want ≤ 2 %%", 100*rate)
+	}
+}
+
+// Both runs of pair 3 lost about 13 % of their CPU together (a burst of load
+// that the interleaved processes of both sides shared): the pair is listed
+// as disturbed alike and used. When only the after run lost it, the pair is
+// left out.
+func TestJudge_PairDisturbedAlike(t *testing.T) {
+	mk := func(afterShare3, beforeShare3 float64) []record.Run {
+		var runs []record.Run
+		for i := range 6 {
+			for s, side := range []string{SideBefore, SideAfter} {
+				share := 0.90 + 0.002*float64(i%3)
+				if i == 2 {
+					share = []float64{beforeShare3, afterShare3}[s]
+				}
+				runs = append(runs, record.Run{
+					Workload: "w", Side: side, Pair: i + 1, Position: 1 + (s+i)%2, Ops: 1,
+					Metrics: record.Metrics{Throughput: 1000 * (1 + 0.001*float64(i)), CPUShare: share, CPUPerOp: 1e-3},
+				})
+			}
+		}
+		return runs
+	}
+	w := Judge(mk(0.785, 0.78), DefaultCriteria, nil, Options{}).Workloads[0]
+	if p := w.Pairs[2]; p.Status != PairAlike || !strings.Contains(p.Note, "departures alike") || !strings.Contains(p.Note, "the pair is used") {
+		t.Errorf("pair 3 disturbed alike: status %q, note %q", p.Status, p.Note)
+	}
+	if len(w.Disturbed) != 2 || w.Time != Same || strings.Contains(w.Reason, "disturbed") {
+		t.Errorf("alike: %d disturbed runs, time %v, reason %q", len(w.Disturbed), w.Time, w.Reason)
+	}
+	w = Judge(mk(0.785, 0.90), DefaultCriteria, nil, Options{}).Workloads[0]
+	if p := w.Pairs[2]; p.Status != PairDisturbed || !strings.Contains(p.Note, "departures differ") {
+		t.Errorf("pair 3 with one disturbed run: status %q, note %q", p.Status, p.Note)
+	}
+	if !strings.Contains(w.Reason, "3 disturbed") {
+		t.Errorf("one disturbed run: reason %q does not name pair 3", w.Reason)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"workbench/experiments/record"
 	"workbench/perfcount"
@@ -66,7 +67,9 @@ func judgeWorkload(w workloadRuns, cal *workloadRuns, lim Limits, opts Options) 
 		rows[i] = row
 	}
 
-	// 2. Disturbed runs, side by side, and the pairs they disturb.
+	// 2. Disturbed runs, side by side, and the pairs they disturb: those
+	// whose two runs did not depart alike.
+	stats := map[string]map[string]sideStats{}
 	for _, side := range []string{SideBefore, SideAfter} {
 		var rs []*record.Run
 		for i := range w.pairs {
@@ -74,26 +77,41 @@ func judgeWorkload(w workloadRuns, cal *workloadRuns, lim Limits, opts Options) 
 				rs = append(rs, r)
 			}
 		}
-		found, unchecked := opts.Disturbance.findDisturbed(side, rs)
+		found, unchecked, st := opts.Disturbance.findDisturbed(side, rs)
 		for _, m := range unchecked {
 			res.Warnings = append(res.Warnings, fmt.Errorf("too few %s runs with %s (need %d) to look for disturbed runs", side, m, opts.Disturbance.MinRuns))
 		}
 		res.Disturbed = append(res.Disturbed, found...)
+		stats[side] = st
 	}
 	slices.SortStableFunc(res.Disturbed, func(a, b Disturbance) int {
 		return cmp.Or(cmp.Compare(a.Pair, b.Pair), sideOrder(a.Side)-sideOrder(b.Side))
 	})
-	for _, d := range res.Disturbed {
-		for i := range rows {
-			if rows[i].Pair != d.Pair || (rows[i].Status != PairClean && rows[i].Status != PairDisturbed) {
-				continue
-			}
-			rows[i].Status = PairDisturbed
-			if rows[i].Note != "" {
-				rows[i].Note += "; "
-			}
-			rows[i].Note += describeDisturbance(d)
+	for i := range rows {
+		if rows[i].Status != PairClean {
+			continue
 		}
+		var ds []Disturbance
+		for _, d := range res.Disturbed {
+			if d.Pair == rows[i].Pair {
+				ds = append(ds, d)
+			}
+		}
+		if len(ds) == 0 {
+			continue
+		}
+		var notes []string
+		for _, d := range ds {
+			notes = append(notes, describeDisturbance(d))
+		}
+		rows[i].Status = PairAlike
+		if alike, how := departedAlike(&w.pairs[i], ds, stats); alike {
+			notes = append(notes, how+": the pair is used")
+		} else {
+			rows[i].Status = PairDisturbed
+			notes = append(notes, how)
+		}
+		rows[i].Note = strings.Join(notes, "; ")
 	}
 
 	// 3. The metrics the runs carry.
@@ -284,4 +302,36 @@ func judgeMetric(m Metric, w workloadRuns, rows []PairRow, cal *workloadRuns, li
 	mr.Verdict, dec = decide(mr.Ratio, ratios, m.HigherIsBetter, mr.Threshold, lim.MinCleanPairs, exactRule)
 	mr.Reason = metricReason(&mr, dec, len(w.pairs), skipList, lim, opts)
 	return mr, cells
+}
+
+// departedAlike reports whether the two runs of pair p departed alike on
+// every metric on which one of them is disturbed (ds), and says how, in a
+// phrase for the pair's note.
+func departedAlike(p *pairRuns, ds []Disturbance, stats map[string]map[string]sideStats) (bool, string) {
+	var metrics []string
+	for _, d := range ds {
+		if !slices.Contains(metrics, d.Metric) {
+			metrics = append(metrics, d.Metric)
+		}
+	}
+	var how []string
+	alike := true
+	for _, m := range metrics {
+		b, okB := stats[SideBefore][m].departure(p.before, m)
+		a, okA := stats[SideAfter][m].departure(p.after, m)
+		if !okB || !okA {
+			alike = false
+			how = append(how, fmt.Sprintf("%s: one run cannot be compared", m))
+			continue
+		}
+		limit := math.Max(stats[SideBefore][m].limit, stats[SideAfter][m].limit)
+		diff := math.Abs(a - b)
+		if diff > limit {
+			alike = false
+			how = append(how, fmt.Sprintf("%s departures differ by %s %% (limit %s %%)", m, pct(diff), pct(limit)))
+		} else {
+			how = append(how, fmt.Sprintf("%s departures alike, %s %% apart (limit %s %%)", m, pct(diff), pct(limit)))
+		}
+	}
+	return alike, strings.Join(how, ", ")
 }

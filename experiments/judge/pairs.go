@@ -21,8 +21,13 @@ type PairStatus string
 const (
 	// PairClean pairs have both runs, both succeeded, neither disturbed.
 	PairClean PairStatus = "clean"
-	// PairDisturbed pairs have a disturbed run (see DisturbanceRule).
+	// PairDisturbed pairs have a disturbed run whose departure the other
+	// run of the pair does not share (see DisturbanceRule).
 	PairDisturbed PairStatus = "disturbed"
+	// PairAlike pairs have disturbed runs, but both runs departed alike, so
+	// the pair's ratio compares like with like and is used (see
+	// DisturbanceRule).
+	PairAlike PairStatus = "disturbed alike"
 	// PairFailed pairs have a run that exited with a non-zero status.
 	PairFailed PairStatus = "failed"
 	// PairIncomplete pairs lack the run of one side.
