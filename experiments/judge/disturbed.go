@@ -31,7 +31,8 @@ import (
 // slows both runs of a pair alike, and then the pair's ratio still compares
 // like with like. So a pair with a disturbed run is disturbed only when its
 // two runs' departures, on a metric where one of them is disturbed, differ
-// by more than the larger of their limits. A disturbed pair is listed and
+// by more than Floor (3 %: departures of 20 % and 28 % are not alike, even
+// where a noisy side's own limit is wider). A disturbed pair is listed and
 // left out of every timed metric (callgrind counts are simulated and are
 // not affected; perf counts of a disturbed pair are left out too). A pair
 // whose runs departed alike is listed as "disturbed alike" and used.

@@ -14,14 +14,13 @@
 //     per operation departs from the median of all runs of the same side by
 //     more than 3.5 robust standard deviations (1.4826 × MAD), and by at
 //     least 3 %. A pair with a disturbed run is disturbed when its two runs
-//     did not depart alike (their departures differ by more than the larger
-//     limit): it is listed with the reason, left out of every timed metric,
-//     and the verdict says which pairs it used. A pair whose runs departed
-//     alike (the runner interleaves the sides, so a burst of load often
-//     slows both) is listed as "disturbed alike" and used: its ratio
-//     compares like with like. Callgrind counts are simulated, so
-//     disturbance does not touch them; perf counts of a disturbed pair are
-//     left out too.
+//     did not depart alike (their departures differ by more than 3 %): it
+//     is listed with the reason, left out of every timed metric, and the
+//     verdict says which pairs it used. A pair whose runs departed alike
+//     (the runner interleaves the sides, so a burst of load often slows
+//     both) is listed as "disturbed alike" and used: its ratio compares
+//     like with like. Callgrind counts are simulated, so disturbance does
+//     not touch them; perf counts of a disturbed pair are left out too.
 //  3. For every metric (timed metrics from the run, and every counted
 //     event, from per-operation counts): the median of each side, the
 //     per-pair ratio after/before, the median of those ratios with a 95 %

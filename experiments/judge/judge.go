@@ -105,7 +105,7 @@ func judgeWorkload(w workloadRuns, cal *workloadRuns, lim Limits, opts Options) 
 			notes = append(notes, describeDisturbance(d))
 		}
 		rows[i].Status = PairAlike
-		if alike, how := departedAlike(&w.pairs[i], ds, stats); alike {
+		if alike, how := departedAlike(&w.pairs[i], ds, stats, opts.Disturbance.Floor); alike {
 			notes = append(notes, how+": the pair is used")
 		} else {
 			rows[i].Status = PairDisturbed
@@ -304,10 +304,10 @@ func judgeMetric(m Metric, w workloadRuns, rows []PairRow, cal *workloadRuns, li
 	return mr, cells
 }
 
-// departedAlike reports whether the two runs of pair p departed alike on
-// every metric on which one of them is disturbed (ds), and says how, in a
-// phrase for the pair's note.
-func departedAlike(p *pairRuns, ds []Disturbance, stats map[string]map[string]sideStats) (bool, string) {
+// departedAlike reports whether the two runs of pair p departed alike, to
+// within tol of each other, on every metric on which one of them is
+// disturbed (ds), and says how, in a phrase for the pair's note.
+func departedAlike(p *pairRuns, ds []Disturbance, stats map[string]map[string]sideStats, tol float64) (bool, string) {
 	var metrics []string
 	for _, d := range ds {
 		if !slices.Contains(metrics, d.Metric) {
@@ -324,7 +324,7 @@ func departedAlike(p *pairRuns, ds []Disturbance, stats map[string]map[string]si
 			how = append(how, fmt.Sprintf("%s: one run cannot be compared", m))
 			continue
 		}
-		limit := math.Max(stats[SideBefore][m].limit, stats[SideAfter][m].limit)
+		limit := tol
 		diff := math.Abs(a - b)
 		if diff > limit {
 			alike = false
