@@ -58,6 +58,9 @@ type Measurement struct {
 	// bytes (for the perf backend; under valgrind it would be valgrind's).
 	PeakRSS int64  `json:"peak_rss_bytes,omitempty"`
 	Error   string `json:"error,omitempty"`
+	// FloorNsPerOp is, for the perf backend, the wall time per operation
+	// of the invocation's fastest region, in nanoseconds.
+	FloorNsPerOp float64 `json:"floor_ns_per_op,omitempty"`
 }
 
 // Key returns the cell the line records.

@@ -77,6 +77,8 @@ func runCells(ctx context.Context, c *Controls, timeout time.Duration, cells []C
 			if one.ExitCode == 0 && one.Error == "" {
 				if one.Ops, err = parseCountOutput(new(output), name, m.Backend, stdout); err != nil {
 					one.Error = err.Error()
+				} else if f := fastestRegion(stdout, name); m.Backend == BackendPerf && !math.IsInf(f, 1) {
+					one.FloorNsPerOp = f
 				}
 			}
 			l := &lines[side]

@@ -166,6 +166,7 @@ func TestRun_EndToEnd(t *testing.T) {
 			// between the sides: each is its own invocation.
 			if len(ms) != 3 || ms[0].Backend != "perf" || ms[1].Backend != "perf" || ms[2].Backend != "callgrind" ||
 				ms[0].Ops != 100 || ms[1].Ops != 100 || ms[2].Ops != 10 ||
+				ms[0].FloorNsPerOp != 1000 || ms[2].FloorNsPerOp != 0 ||
 				strings.Join(ms[0].Args, " ") != "run --backend perf -e task-clock -n 100 -r 1 --json count-b" ||
 				l.Wall != ms[0].Wall+ms[1].Wall+ms[2].Wall || !l.Start.Equal(ms[0].Start) {
 				t.Errorf("line %d (count-b): measurements %+v", i+1, ms)
