@@ -31,11 +31,12 @@ var errInterrupted = errors.New("interrupted")
 // recorded: ctx was cancelled, or the harness itself failed. A subject that
 // fails, crashes or times out yields a line saying so.
 //
-// A perf measurement with repeat=N of two cells is interleaved: its N fresh
-// processes per side run one at a time, alternating A B B A A B ..., so that
-// the bursts of interference a shared machine sends (they last from
-// milliseconds to seconds) fall on both sides alike. Other measurements run
-// side by side whole: first cell, then second.
+// A perf measurement of two cells is interleaved: its fresh processes run
+// one at a time, alternating A B B A A B ..., so that the bursts of
+// interference a shared machine sends (they last from milliseconds to
+// seconds) fall on both sides alike; repeat of them per side, then more up
+// to max-repeat while a side is unsettled (see anotherRound). Other
+// measurements run side by side whole: first cell, then second.
 //
 // dumpDirs, when not empty, are where callgrind measurements keep their
 // dumps (pure-count run --dump-dir), for the note's profiles. refs are each
@@ -74,11 +75,12 @@ func runCells(ctx context.Context, c *Controls, timeout time.Duration, cells []C
 			if err != nil {
 				return err
 			}
+			floor := math.Inf(1)
 			if one.ExitCode == 0 && one.Error == "" {
 				if one.Ops, err = parseCountOutput(new(output), name, m.Backend, stdout); err != nil {
 					one.Error = err.Error()
-				} else if f := fastestRegion(stdout, name); m.Backend == BackendPerf && !math.IsInf(f, 1) {
-					one.FloorNsPerOp = f
+				} else if floor = fastestRegion(stdout, name); m.Backend == BackendPerf && !math.IsInf(floor, 1) {
+					one.FloorNsPerOp = floor
 				}
 			}
 			l := &lines[side]
@@ -95,7 +97,7 @@ func runCells(ctx context.Context, c *Controls, timeout time.Duration, cells []C
 				return nil
 			}
 			stdouts[side] = append(stdouts[side], stdout)
-			floors[side] = append(floors[side], fastestRegion(stdout, name))
+			floors[side] = append(floors[side], floor)
 			return nil
 		}
 		if m.Backend == BackendPerf && n == 2 && max(m.Repeat, m.MaxRepeat) > 1 {
