@@ -164,13 +164,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 // measureInChild counts one workload in a fresh process: regions regions of
 // ops operations each, one after another.
 func measureInChild(ctx context.Context, self string, backend perfcount.Backend, events, name string, ops, regions int, keep string) ([]measured, error) {
-	childArgs := []string{measureCmd, "--backend", string(backend), "-n", strconv.Itoa(ops)}
-	if backend == perfcount.BackendCallgrind {
-		// The quiet start (quiet.go) keeps callgrind counts exact; a timed
-		// process does not need it, and without it starts about 0.3 s
-		// sooner, so the pairs runner can alternate its sides faster.
-		childArgs = append(childArgs, "--quiet-start")
-	}
+	childArgs := []string{measureCmd, "--backend", string(backend), "-n", strconv.Itoa(ops), "--quiet-start"}
 	if regions > 1 {
 		childArgs = append(childArgs, "--regions", strconv.Itoa(regions))
 	}
@@ -207,12 +201,9 @@ func measureInChild(ctx context.Context, self string, backend perfcount.Backend,
 	cmd.Env = env
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	after, cleanup := func() error { return nil }, func() {}
-	var err error
-	if backend == perfcount.BackendCallgrind {
-		if after, cleanup, err = quietParent(cmd); err != nil {
-			return nil, err
-		}
+	after, cleanup, err := quietParent(cmd)
+	if err != nil {
+		return nil, err
 	}
 	defer cleanup()
 	err = cmd.Start()
