@@ -77,9 +77,10 @@ func runCells(ctx context.Context, c *Controls, timeout time.Duration, cells []C
 			}
 			floor := math.Inf(1)
 			if one.ExitCode == 0 && one.Error == "" {
-				if one.Ops, err = parseCountOutput(new(output), name, m.Backend, stdout); err != nil {
+				var o output
+				if one.Ops, err = parseCountOutput(&o, name, m.Backend, stdout); err != nil {
 					one.Error = err.Error()
-				} else if floor = fastestRegion(stdout, name); m.Backend == BackendPerf && !math.IsInf(floor, 1) {
+				} else if floor = o.floor; m.Backend == BackendPerf && !math.IsInf(floor, 1) {
 					one.FloorNsPerOp = floor
 				}
 			}
@@ -244,21 +245,11 @@ func anotherRound(m Measure, r int, floors [][]float64, failed []bool, refs []fl
 	return false
 }
 
-// fastestRegion returns the least wall time per operation over the regions
-// in one invocation's output, or +Inf when it has none.
-func fastestRegion(stdout []byte, workload string) float64 {
-	best := math.Inf(1)
-	lines, _ := runLines(stdout, workload)
-	for _, rl := range lines {
-		if rl.Ops > 0 && rl.WallNS > 0 {
-			best = min(best, float64(rl.WallNS)/float64(rl.Ops))
-		}
-	}
-	return best
-}
-
 // output is what one measurement's invocation printed, parsed.
 type output struct {
+	// floor is the least wall time per operation over the regions, in
+	// nanoseconds (+Inf when no region has one).
+	floor      float64
 	counts     []record.Count
 	metrics    record.Metrics
 	machine    *perfcount.Machine
@@ -383,9 +374,11 @@ func parseCountOutput(out *output, workload, backend string, stdouts ...[]byte) 
 		return 0, fmt.Errorf("pure-count printed no run line for %s", workload)
 	}
 	var thr, cpuOp, share []float64
+	out.floor = math.Inf(1)
 	for _, r := range regions {
 		ops += r.ops
 		if r.wall > 0 {
+			out.floor = min(out.floor, float64(r.wall)/float64(r.ops))
 			thr = append(thr, float64(r.ops)*1e9/float64(r.wall))
 			if r.cpu > 0 {
 				cpuOp = append(cpuOp, float64(r.cpu)/(float64(r.ops)*1e9))
