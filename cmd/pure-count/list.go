@@ -20,7 +20,11 @@ func cmdList(args []string, stdout io.Writer) error {
 		width = max(width, len(w.Name))
 	}
 	for _, w := range all {
-		fmt.Fprintf(stdout, "%-*s  %s\n", width, w.Name, w.Description)
+		mark := ""
+		if w.Rerun {
+			mark = " [rerun]" // run --rerun may time its regions on one preparation
+		}
+		fmt.Fprintf(stdout, "%-*s  %s%s\n", width, w.Name, w.Description, mark)
 	}
 	return nil
 }

@@ -15,7 +15,7 @@ import (
 // TestMain lets the test binary stand in for pure-count when `run` starts
 // fresh child processes of itself.
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == measureCmd {
+	if len(os.Args) > 1 && os.Args[1] == measureCmd || os.Getenv("PURE_COUNT_TEST_AS_MAIN") == "1" {
 		main()
 		return
 	}
@@ -98,6 +98,10 @@ func TestRun_UsageErrors(t *testing.T) {
 		{"run", "-r", "0", "sort-ints-10k"},
 		{"run", "--regions", "0", "sort-ints-10k"},
 		{"run", "--backend", "callgrind", "--regions", "3", "sort-ints-10k"},
+		{"run", "--rerun", "--regions", "3", "sort-ints-10k"}, // sorts in place: cannot rerun
+		{"run", "--backend", "callgrind", "--rerun", "store-get"},
+		{"run", "--gate", "-r", "2", "store-get"},
+		{"run", "--gate", "store-get", "store-put"},
 		{"stat"},
 		{"stat", "-e", "instrucshuns", "--", "true"},
 	} {
@@ -120,6 +124,12 @@ func TestList_OneWorkloadALine(t *testing.T) {
 	for _, name := range []string{"sort-ints-10k", "itoa-strconv-10k", "itoa-fmt-10k"} {
 		if !strings.Contains(out, name+" ") {
 			t.Errorf("list lacks %s:\n%s", name, out)
+		}
+	}
+	// Workloads that may rerun their region on one preparation say so.
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		if rerun := strings.HasPrefix(l, "store-"); rerun != strings.HasSuffix(l, " [rerun]") {
+			t.Errorf("list line %q: [rerun] mark should be %v", l, rerun)
 		}
 	}
 }

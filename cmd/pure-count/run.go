@@ -59,6 +59,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	ops := fs.Int("n", 0, "operations per region (default: the workload's own)")
 	regions := fs.Int("regions", 1, "perf backend: count `K` regions one after another in each fresh process, each prepared afresh (for timing: the fastest of many short regions)")
 	dumpDir := fs.String("dump-dir", "", "callgrind: keep each run's callgrind dump as `DIR`/WORKLOAD.REPEAT.callgrind")
+	rerun := fs.Bool("rerun", false, "perf backend, with --regions: prepare once and run every region on that same state (only workloads that allow it; pure-count list marks them)")
+	gate := fs.Bool("gate", false, "perf backend: let the caller alternate this process's regions with another's, through pipes it passes as fd 3 and 4 (docs/pure-count-json.md)")
 	if err := fs.Parse(args); err != nil {
 		return usageError(err.Error())
 	}
@@ -86,6 +88,25 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	if *regions > 1 && backend == perfcount.BackendCallgrind {
 		return usageError(fmt.Sprintf("--regions %d: several regions per process are for timing with the perf backend; callgrind counts one region exactly, so raise -n instead", *regions))
+	}
+	if (*rerun || *gate) && backend != perfcount.BackendPerf {
+		return usageError("--rerun and --gate are for timing with the perf backend; callgrind counts one region exactly")
+	}
+	if *rerun {
+		for _, w := range ws {
+			if !w.Rerun {
+				return usageError(fmt.Sprintf("--rerun: workload %s cannot run its region twice on one preparation (see pure-count list); drop --rerun to prepare each region afresh", w.Name))
+			}
+		}
+	}
+	var gateFiles []*os.File
+	if *gate {
+		if len(ws) != 1 || c.repeat != 1 {
+			return usageError("--gate alternates the regions of one process with another's: name one workload and leave -r at 1")
+		}
+		if gateFiles, err = gatePipes(); err != nil {
+			return err
+		}
 	}
 	self, err := os.Executable()
 	if err != nil {
@@ -118,7 +139,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 					return err
 				}
 			}
-			ms, err := measureInChild(ctx, self, backend, c.events, w.Name, n, *regions, keep)
+			ms, err := measureInChild(ctx, self, backend, c.events, w.Name, n, *regions, keep, *rerun, gateFiles)
 			if err != nil {
 				return err
 			}
@@ -162,11 +183,19 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 }
 
 // measureInChild counts one workload in a fresh process: regions regions of
-// ops operations each, one after another.
-func measureInChild(ctx context.Context, self string, backend perfcount.Backend, events, name string, ops, regions int, keep string) ([]measured, error) {
+// ops operations each, one after another, each prepared afresh or, with
+// rerun, all on the first preparation. gate, when not nil, is the caller's
+// go and done pipes, passed on to the child (see gateChild).
+func measureInChild(ctx context.Context, self string, backend perfcount.Backend, events, name string, ops, regions int, keep string, rerun bool, gate []*os.File) ([]measured, error) {
 	childArgs := []string{measureCmd, "--backend", string(backend), "-n", strconv.Itoa(ops), "--quiet-start"}
 	if regions > 1 {
 		childArgs = append(childArgs, "--regions", strconv.Itoa(regions))
+	}
+	if rerun {
+		childArgs = append(childArgs, "--rerun")
+	}
+	if gate != nil {
+		childArgs = append(childArgs, "--gate")
 	}
 	if keep != "" {
 		childArgs = append(childArgs, "--keep-dump", keep)
@@ -206,6 +235,7 @@ func measureInChild(ctx context.Context, self string, backend perfcount.Backend,
 		return nil, err
 	}
 	defer cleanup()
+	cmd.ExtraFiles = append(cmd.ExtraFiles, gate...) // fd 5 and 6 in the child
 	err = cmd.Start()
 	if err == nil {
 		if herr := after(); herr != nil {
@@ -252,6 +282,8 @@ func cmdMeasure(args []string, stdout io.Writer) error {
 	keep := fs.String("keep-dump", "", "")
 	quiet := fs.Bool("quiet-start", false, "")
 	regions := fs.Int("regions", 1, "")
+	rerun := fs.Bool("rerun", false, "")
+	gated := fs.Bool("gate", false, "")
 	if err := fs.Parse(args); err != nil || fs.NArg() != 1 || *regions < 1 {
 		return usageError("__measure is internal: --backend B -e EVENTS -n OPS WORKLOAD")
 	}
@@ -289,9 +321,41 @@ func cmdMeasure(args []string, stdout io.Writer) error {
 			return err
 		}
 	}
+	var g *gateChild
+	if *gated {
+		if g, err = openGateChild(); err != nil {
+			return err
+		}
+		defer g.close()
+	}
 	enc := json.NewEncoder(stdout)
 	var machine perfcount.Machine
+	if g != nil {
+		if err := g.done(); err != nil { // ready for region 1
+			return err
+		}
+	}
 	for i := 1; ; i++ {
+		if g != nil {
+			if err := g.wait(i); err != nil {
+				return err
+			}
+		}
+		if i > 1 {
+			// Release the last region's state, prepare afresh (or keep
+			// it, with --rerun), and collect now (GOGC=off) so no
+			// collection falls inside the region.
+			if !*rerun {
+				if cleanup != nil {
+					cleanup()
+				}
+				runFn, cleanup = nil, nil
+				if runFn, cleanup, err = w.New(*ops); err != nil {
+					return fmt.Errorf("preparing %s for region %d: %w", w.Name, i, err)
+				}
+			}
+			runtime.GC()
+		}
 		wall, cpu, err := timedMeasure(r, runFn)
 		if err != nil {
 			return err
@@ -307,19 +371,14 @@ func cmdMeasure(args []string, stdout io.Writer) error {
 		}); err != nil {
 			return err
 		}
+		if g != nil {
+			if err := g.done(); err != nil {
+				return err
+			}
+		}
 		if i == *regions {
 			return nil
 		}
-		// The next region: release this one's state, prepare afresh, and
-		// collect now (GOGC=off) so no collection falls inside the region.
-		if cleanup != nil {
-			cleanup()
-		}
-		runFn, cleanup = nil, nil
-		if runFn, cleanup, err = w.New(*ops); err != nil {
-			return fmt.Errorf("preparing %s for region %d: %w", w.Name, i+1, err)
-		}
-		runtime.GC()
 	}
 }
 

@@ -19,6 +19,11 @@ type Workload struct {
 	// cleanup to call afterwards (which may be nil). run performs exactly ops
 	// operations and is called once.
 	New func(ops int) (run func(), cleanup func(), err error)
+	// Rerun is true when run may be called again after it returns and does
+	// the same work each time on the same prepared state (a read-only
+	// workload, or one that overwrites what it wrote). pure-count run
+	// --rerun uses it to time many regions of one preparation.
+	Rerun bool
 }
 
 var (
