@@ -63,6 +63,10 @@ type Controls struct {
 	// Taskset prefix; empty when not pinned.
 	CPU     string   `json:"cpu"`
 	Taskset []string `json:"taskset"`
+	// Alternation is how the two sides' native measurements took turns:
+	// "regions" (one by one, pure-count run --gate) or "processes"; empty
+	// when not recorded.
+	Alternation string `json:"alternation"`
 	// Notes say why a control was not in force.
 	Notes []string `json:"notes"`
 }

@@ -95,6 +95,12 @@ func (e *Experiment) writeMachine(b *strings.Builder) {
 		}
 	}
 	t.row("CPU pinning", cpu)
+	switch c.Alternation {
+	case "regions":
+		t.row("native (perf) turns", "region by region: a process per side, their regions taking turns A B B A, one running at a time")
+	case "processes":
+		t.row("native (perf) turns", "process by process, A B B A")
+	}
 	if c.RunDir != "" {
 		t.row("working directory", code(c.RunDir)+", the same for both sides")
 	}

@@ -41,9 +41,25 @@ type Controls struct {
 	// pinned.
 	CPU     string   `json:"cpu,omitempty"`
 	Taskset []string `json:"taskset,omitempty"`
+	// Alternation is how the two sides' native (perf) measurements take
+	// turns: "regions" when their processes run side by side and their
+	// regions alternate one by one (pure-count run --gate), "processes"
+	// when whole processes alternate because a side's pure-count predates
+	// --gate. Empty in experiments from before it was recorded.
+	Alternation string `json:"alternation,omitempty"`
+	// PrepareOnce is false when a side's pure-count predates --rerun: the
+	// suite's prepare=once workloads are then prepared afresh for every
+	// region, on both sides alike.
+	PrepareOnce bool `json:"prepare_once"`
 	// Notes say why a control is not in force, when it is not.
 	Notes []string `json:"notes,omitempty"`
 }
+
+// Alternation values (Controls.Alternation).
+const (
+	AlternateRegions   = "regions"
+	AlternateProcesses = "processes"
+)
 
 // RunControls are the controls recorded with each run.
 type RunControls struct {

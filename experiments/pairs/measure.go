@@ -31,12 +31,20 @@ var errInterrupted = errors.New("interrupted")
 // recorded: ctx was cancelled, or the harness itself failed. A subject that
 // fails, crashes or times out yields a line saying so.
 //
-// A perf measurement of two cells is interleaved: its fresh processes run
-// one at a time, alternating A B B A A B ..., so that the bursts of
-// interference a shared machine sends (they last from milliseconds to
-// seconds) fall on both sides alike; repeat of them per side, then more up
-// to max-repeat while a side is unsettled (see anotherRound). Other
-// measurements run side by side whole: first cell, then second.
+// A perf measurement of two cells is interleaved: in each round one fresh
+// process per side, the round's first side alternating A B B A ...; repeat
+// rounds, then more up to max-repeat while a side is unsettled (see
+// anotherRound). When both sides' pure-count know run --gate (see
+// Controls.Alternation), a round's two processes run side by side and
+// their regions alternate one by one, A B B A A B ..., only one running at
+// a time (invokeGated): the bursts of interference a shared machine sends
+// come and go within tenths of a second, so regions taken 20-80 ms apart
+// meet the same ones, where whole processes a second apart do not (on the
+// VM this was built on, the pair-to-pair spread of store-get's time fell
+// from 7.4 % to 2.8 % with regions alternating, and to 1.4 % when they
+// also reran on one preparation; see experiments/018-gate). Otherwise the
+// processes themselves alternate. Other measurements run side by side
+// whole: first cell, then second.
 //
 // dumpDirs, when not empty, are where callgrind measurements keep their
 // dumps (pure-count run --dump-dir), for the note's profiles. refs are each
@@ -67,17 +75,15 @@ func runCells(ctx context.Context, c *Controls, timeout time.Duration, cells []C
 		failed := make([]bool, n)
 		tails := make([]string, n)
 		floors := make([][]float64, n) // each process's fastest region, per side
-		invokeSide := func(side int, args []string) error {
-			if err := c.Use(builds[side]); err != nil {
-				return err
-			}
-			one, stdout, tail, err := invoke(ctx, c, timeout, m, args)
-			if err != nil {
-				return err
-			}
+		if m.PrepareOnce && !c.PrepareOnce {
+			m.PrepareOnce = false // a side's pure-count predates --rerun (see Controls)
+		}
+		// recordSide keeps what one invocation of a side did.
+		recordSide := func(side int, one Measurement, stdout []byte, tail string) {
 			floor := math.Inf(1)
 			if one.ExitCode == 0 && one.Error == "" {
 				var o output
+				var err error
 				if one.Ops, err = parseCountOutput(&o, name, m.Backend, stdout); err != nil {
 					one.Error = err.Error()
 				} else if floor = o.floor; m.Backend == BackendPerf && !math.IsInf(floor, 1) {
@@ -95,22 +101,45 @@ func runCells(ctx context.Context, c *Controls, timeout time.Duration, cells []C
 			ms[side].PeakRSS = max(ms[side].PeakRSS, one.PeakRSS)
 			if one.ExitCode != 0 || one.Error != "" {
 				failed[side], tails[side] = true, tail
-				return nil
+				return
 			}
 			stdouts[side] = append(stdouts[side], stdout)
 			floors[side] = append(floors[side], floor)
+		}
+		invokeSide := func(side int, args []string) error {
+			if err := c.Use(builds[side]); err != nil {
+				return err
+			}
+			one, stdout, tail, err := invoke(ctx, c, timeout, m, args)
+			if err != nil {
+				return err
+			}
+			recordSide(side, one, stdout, tail)
 			return nil
 		}
 		if m.Backend == BackendPerf && n == 2 && max(m.Repeat, m.MaxRepeat) > 1 {
-			// Interleaved rounds, one process per side each, A B B A
-			// A B ...; past repeat rounds, more while a side's floor is
-			// not settled, up to max-repeat.
+			// Rounds of one process per side, the first side alternating
+			// A B B A ...; past repeat rounds, more while a side's floor is
+			// not settled, up to max-repeat. Within a round the two
+			// processes run side by side and their regions alternate one
+			// by one (gated), when both sides' pure-count can.
 			one := m
 			one.Repeat = 1
+			gated := c.Alternation == AlternateRegions && m.Regions > 1
 			for r := 0; anotherRound(m, r, floors, failed, refs); r++ {
 				order := []int{0, 1}
 				if r%2 == 1 {
 					order = []int{1, 0}
+				}
+				if gated && !failed[0] && !failed[1] {
+					res, err := invokeGated(ctx, c, timeout, one, builds, gateArgs(one.Args(name)), order, m.Regions)
+					if err != nil {
+						return nil, err
+					}
+					for i := range res {
+						recordSide(i, res[i].ms, res[i].stdout, res[i].tail)
+					}
+					continue
 				}
 				for _, i := range order {
 					if failed[i] {

@@ -178,6 +178,15 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if substitute != "" {
 		controls.Notes = append(controls.Notes, substitute)
 	}
+	feat := probeFeatures(ctx, builds0[:], suite.Tools())
+	controls.Alternation, controls.PrepareOnce = AlternateRegions, feat.rerun
+	if !feat.gate {
+		controls.Alternation = AlternateProcesses
+		controls.Notes = append(controls.Notes, "a side's pure-count predates run --gate: the two sides' native measurements alternate whole processes, not single regions")
+	}
+	if !feat.rerun && suite.preparesOnce() {
+		controls.Notes = append(controls.Notes, "a side's pure-count predates run --rerun: the prepare=once workloads are prepared afresh for every region, on both sides")
+	}
 	for _, n := range controls.Notes {
 		logf("warning: %s", n)
 	}

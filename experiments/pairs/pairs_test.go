@@ -408,3 +408,60 @@ func TestRun_Timeout(t *testing.T) {
 		}
 	}
 }
+
+// A native measurement of several regions, when both sides' pure-count know
+// --gate: each round's two processes take turns region by region, A B B A
+// A B, the round's first side alternating from round to round and starting
+// with the pair's first side; every measurement records --gate, and
+// meta.json the alternation.
+func TestRun_GatedRegionsAlternate(t *testing.T) {
+	f := newFixture(t)
+	const suite = "pairs 2\ntimeout 1m\nworkload count-c backend=perf events=task-clock ops=10 repeat=2 regions=3\n"
+	if err := os.WriteFile(filepath.Join(f.repo.Dir, "experiments", "suites", "gated.suite"), []byte(suite), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	regionLog := filepath.Join(t.TempDir(), "regions.log")
+	o := f.opts
+	o.Suite, o.Experiment = "gated", "008-gated"
+	o.ExtraEnv = append(o.ExtraEnv, "FAKE_REGIONS="+regionLog)
+	res, err := pairs.Run(context.Background(), o)
+	if err != nil {
+		t.Fatalf("%v\nlog:\n%s", err, f.log)
+	}
+	if res.Ran != 4 || res.Failed != 0 {
+		t.Fatalf("ran %d, failed %d; want 4, 0", res.Ran, res.Failed)
+	}
+	b, err := os.ReadFile(regionLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// before counts 1000 per op, after 1010; pair 1 has before first,
+	// pair 2 after first (ABBA).
+	round := func(first, other string) string {
+		return first + " 1\n" + other + " 1\n" + other + " 2\n" + first + " 2\n" + first + " 3\n" + other + " 3\n"
+	}
+	want := round("1000", "1010") + round("1010", "1000") + round("1010", "1000") + round("1000", "1010")
+	if string(b) != want {
+		t.Errorf("regions ran in the order\n%s\nwant\n%s", b, want)
+	}
+	for _, l := range readLines(t, res.RunsPath) {
+		if len(l.Measurements) != 2 {
+			t.Fatalf("pair %d %s: %d measurements, want 2", l.Pair, l.Side, len(l.Measurements))
+		}
+		for _, m := range l.Measurements {
+			if !slices.Contains(m.Args, "--gate") || m.ExitCode != 0 || m.FloorNsPerOp != 1001 || m.Ops != 30 {
+				t.Errorf("pair %d %s: measurement %+v", l.Pair, l.Side, m)
+			}
+		}
+		if l.Metrics.Throughput != 1e9/1001 {
+			t.Errorf("pair %d %s: throughput %v, want the fastest region's, %v", l.Pair, l.Side, l.Metrics.Throughput, 1e9/1001)
+		}
+	}
+	meta, err := os.ReadFile(filepath.Join(res.Dir, "meta.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(meta), `"alternation": "regions"`) {
+		t.Errorf("meta.json does not record region-by-region alternation:\n%s", meta)
+	}
+}

@@ -46,6 +46,8 @@ const (
 //	                         process (--regions); default 1
 //	max-repeat=M             perf only: up to M processes per side, past repeat,
 //	                         until both sides' fastest regions settle; default repeat
+//	prepare=once|each        perf only: once runs every region of a process on one
+//	                         preparation (--rerun; workloads that allow it); default each
 //	events=E1,E2             events to count (-e); default: pure-count's own
 //	tool=NAME                subject binary, built from cmd/NAME; default pure-count.
 //	                         It must speak pure-count's `run --json` contract.
@@ -54,8 +56,8 @@ const (
 // A workload usually has two lines, one per backend: natively for time and
 // under callgrind for instructions. The native line's time is that of its
 // fastest region, so it is best measured as many short regions (10-20 ms)
-// in a few fresh processes; the runner interleaves those processes between
-// the two sides of a pair (see runCells). Its lines are its measurements: in each
+// in a few fresh processes; the runner runs one process per side at a time
+// and alternates their regions one by one (see runCells). Its lines are its measurements: in each
 // pair and on each side they run one after the other, in file order, and
 // together make one run, recorded as one line of runs.jsonl. A workload may
 // not have two lines with the same backend.
@@ -103,6 +105,11 @@ type Measure struct {
 	// run up to MaxRepeat processes per side until both sides' floors
 	// settle (see settled); 0 means Repeat.
 	MaxRepeat int
+	// PrepareOnce (suite key prepare=once) runs every region of a process
+	// on one preparation of the workload (pure-count run --rerun), for
+	// workloads whose preparation costs far more than their region; the
+	// default, prepare=each, prepares each region afresh. Perf only.
+	PrepareOnce bool
 	// Events are the events to count; empty leaves them to the subject.
 	Events []string
 	// Timeout is the longest the measurement may take; 0 is the suite's.
@@ -113,7 +120,7 @@ type Measure struct {
 
 // Args returns the subject's arguments, after the program name, to take this
 // measurement of workload:
-// run --backend B [-e E] [-n OPS] [--regions K] -r R --json NAME.
+// run --backend B [-e E] [-n OPS] [--regions K] [--rerun] -r R --json NAME.
 func (m Measure) Args(workload string) []string {
 	args := []string{"run", "--backend", m.Backend}
 	if len(m.Events) > 0 {
@@ -125,7 +132,22 @@ func (m Measure) Args(workload string) []string {
 	if m.Regions > 1 {
 		args = append(args, "--regions", strconv.Itoa(m.Regions))
 	}
+	if m.PrepareOnce {
+		args = append(args, "--rerun")
+	}
 	return append(args, "-r", strconv.Itoa(m.Repeat), "--json", workload)
+}
+
+// preparesOnce reports whether any measurement has prepare=once.
+func (s *Suite) preparesOnce() bool {
+	for _, w := range s.Workloads {
+		for _, m := range w.Measures {
+			if m.PrepareOnce {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Tools returns the subject binaries the suite needs, sorted, each once.
@@ -268,7 +290,7 @@ func ParseSuite(path string, r io.Reader) (*Suite, error) {
 // parseMeasure parses the arguments of a workload line.
 func parseMeasure(args []string, line int) (name string, m Measure, err error) {
 	if len(args) == 0 {
-		return "", m, errors.New("want: workload NAME backend=perf|callgrind [ops=N] [repeat=N] [regions=K] [events=E,...] [tool=NAME]")
+		return "", m, errors.New("want: workload NAME backend=perf|callgrind [ops=N] [repeat=N] [max-repeat=M] [regions=K] [prepare=once|each] [events=E,...] [tool=NAME] [timeout=D]")
 	}
 	name = args[0]
 	m = Measure{Tool: DefaultTool, Repeat: 1, Regions: 1, Line: line}
@@ -306,6 +328,11 @@ func parseMeasure(args []string, line int) (name string, m Measure, err error) {
 			default:
 				m.Regions = i
 			}
+		case "prepare":
+			if v != "once" && v != "each" {
+				return name, m, fmt.Errorf("prepare=%s: want once (every region of a process on one preparation) or each (each region prepared afresh)", v)
+			}
+			m.PrepareOnce = v == "once"
 		case "events":
 			for _, e := range strings.Split(v, ",") {
 				if !eventRE.MatchString(e) {
@@ -325,7 +352,7 @@ func parseMeasure(args []string, line int) (name string, m Measure, err error) {
 			}
 			m.Timeout = d
 		default:
-			return name, m, fmt.Errorf("unknown key %q (want backend, ops, repeat, max-repeat, regions, events, tool or timeout)", k)
+			return name, m, fmt.Errorf("unknown key %q (want backend, ops, repeat, max-repeat, regions, prepare, events, tool or timeout)", k)
 		}
 	}
 	if m.Backend == "" {
@@ -333,6 +360,9 @@ func parseMeasure(args []string, line int) (name string, m Measure, err error) {
 	}
 	if m.MaxRepeat > 0 && (m.Backend != BackendPerf || m.MaxRepeat < m.Repeat) {
 		return name, m, fmt.Errorf("max-repeat=%d: for backend=perf only, and at least repeat (%d)", m.MaxRepeat, m.Repeat)
+	}
+	if m.PrepareOnce && m.Backend != BackendPerf {
+		return name, m, errors.New("prepare=once: for timing (backend=perf); callgrind counts one region exactly")
 	}
 	if m.Regions > 1 && m.Backend != BackendPerf {
 		return name, m, fmt.Errorf("regions=%d: several regions per process are for timing (backend=perf); under callgrind raise ops instead", m.Regions)

@@ -98,6 +98,7 @@ func main() {
 		os.Exit(2)
 	}
 	backend, events, ops, repeats, workload := "perf", "", 100, 1, ""
+	regions, gate := 1, false
 	for i := 1; i < len(args); i++ {
 		a := args[i]
 		next := func() string { i++; return args[i] }
@@ -110,7 +111,14 @@ func main() {
 			ops, _ = strconv.Atoi(next())
 		case "-r":
 			repeats, _ = strconv.Atoi(next())
-		case "--json":
+		case "--regions":
+			regions, _ = strconv.Atoi(next())
+		case "--gate":
+			gate = true
+		case "--json", "--rerun":
+		case "-h":
+			os.Stderr.WriteString("Usage of pure-count run:\n  -gate\n    \tfake\n  -regions K\n    \tfake\n  -rerun\n    \tfake\n")
+			os.Exit(2)
 		default:
 			workload = a
 		}
@@ -138,6 +146,10 @@ func main() {
 	if events == "" {
 		events = "instructions"
 	}
+	if gate {
+		gated(workload, backend, events, ops, regions)
+		return
+	}
 	machine := ` + "`" + `{"kernel":"fake","cpu_model":"fake cpu","num_cpu":2,"pmus":[],"perf_event_paranoid":2,"goarch":"amd64","goos":"linux"}` + "`" + `
 	q := func(s string) string { return strconv.Quote(s) }
 	for _, ev := range strings.Split(events, ",") {
@@ -155,6 +167,36 @@ func main() {
 			",\"source\":" + q(backend) + ",\"n\":" + strconv.Itoa(repeats) + ",\"min\":" + strconv.Itoa(perOp) +
 			",\"median\":" + strconv.Itoa(perOp) + ",\"max\":" + strconv.Itoa(perOp) + ",\"spread\":0,\"values\":[" +
 			strings.Join(values, ",") + "]}\n")
+	}
+}
+
+// gated follows pure-count run --gate's protocol: ready on fd 4, then per
+// region a go-ahead from fd 3, the region's lines, and done on fd 4. Each
+// region is logged to FAKE_REGIONS as "PEROP REGION".
+func gated(workload, backend, events string, ops, regions int) {
+	goF, doneF := os.NewFile(3, "go"), os.NewFile(4, "done")
+	doneF.Write([]byte{1})
+	b := make([]byte, 1)
+	for k := 1; k <= regions; k++ {
+		if n, _ := goF.Read(b); n != 1 {
+			os.Stderr.WriteString("fake pure-count: the caller closed the gate\n")
+			os.Exit(4)
+		}
+		if log := os.Getenv("FAKE_REGIONS"); log != "" {
+			f, err := os.OpenFile(log, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+			if err == nil {
+				f.WriteString(strconv.Itoa(perOp) + " " + strconv.Itoa(k) + "\n")
+				f.Close()
+			}
+		}
+		for _, ev := range strings.Split(events, ",") {
+			os.Stdout.WriteString("{\"kind\":\"run\",\"workload\":" + strconv.Quote(workload) + ",\"ops\":" + strconv.Itoa(ops) +
+				",\"repeat\":1,\"region\":" + strconv.Itoa(k) + ",\"event\":" + strconv.Quote(ev) +
+				",\"value\":" + strconv.Itoa(perOp*ops) + ",\"per_op\":" + strconv.Itoa(perOp) +
+				",\"source\":" + strconv.Quote(backend) + ",\"multiplexed\":false" +
+				",\"wall_ns\":" + strconv.Itoa((1000+k)*ops) + ",\"cpu_ns\":" + strconv.Itoa(900*ops) + "}\n")
+		}
+		doneF.Write([]byte{1})
 	}
 }
 `

@@ -1,0 +1,42 @@
+package pairs
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// A tool whose run -h lists neither flag (an older pure-count) knows
+// neither; probeFeatures keeps only what every build knows.
+func TestProbeFeatures(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, usage string) Build {
+		d := filepath.Join(dir, name)
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		script := "#!/bin/sh\nprintf '" + usage + "' >&2\nexit 2\n"
+		if err := os.WriteFile(filepath.Join(d, "pure-count"), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return Build{Dir: d}
+	}
+	old := write("old", "Usage of pure-count run:\\n  -regions K\\n    \\tcount K regions\\n")
+	both := write("new", "Usage of pure-count run:\\n  -gate\\n    \\talternate\\n  -rerun\\n    \\trerun\\n")
+	gateOnly := write("gate", "Usage of pure-count run:\\n  -gate\\n    \\talternate\\n")
+	ctx := context.Background()
+	for _, tc := range []struct {
+		builds []Build
+		want   features
+	}{
+		{[]Build{both, both}, features{gate: true, rerun: true}},
+		{[]Build{old, both}, features{}},
+		{[]Build{both, gateOnly}, features{gate: true}},
+		{[]Build{{Dir: filepath.Join(dir, "missing")}, both}, features{}},
+	} {
+		if got := probeFeatures(ctx, tc.builds, []string{"pure-count"}); got != tc.want {
+			t.Errorf("%v: got %+v, want %+v", tc.builds, got, tc.want)
+		}
+	}
+}
