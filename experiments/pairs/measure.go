@@ -41,7 +41,7 @@ var errInterrupted = errors.New("interrupted")
 // come and go within tenths of a second, so regions taken 20-80 ms apart
 // meet the same ones, where whole processes a second apart do not (on the
 // VM this was built on, the pair-to-pair spread of store-get's time fell
-// from 7.4 % to 2.8 % with regions alternating, and to 1.4 % when they
+// from 6.6 % to 2.8 % with regions alternating, and to 1.4 % when they
 // also reran on one preparation; see experiments/018-gate). Otherwise the
 // processes themselves alternate. Other measurements run side by side
 // whole: first cell, then second.
