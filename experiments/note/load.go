@@ -51,6 +51,10 @@ type Experiment struct {
 	Calibration []record.Run
 	// Failures are the runs that failed, in file order.
 	Failures []Failure
+	// NativeProcesses is, per run, how many fresh native (perf) processes
+	// recorded a fastest region (runs.jsonl's measurements with
+	// floor_ns_per_op); runs from before it was recorded have none.
+	NativeProcesses map[CellRef]int
 	// Report is the judgement of Runs against Criteria and Calibration.
 	Report judge.Report
 	// Moves are the workloads whose instruction count moved, by workload
@@ -69,11 +73,23 @@ type Failure struct {
 	Error string
 }
 
-// runLine is what the note reads of a runs.jsonl line: the record and the
-// harness's error. Other fields are ignored.
+// runLine is what the note reads of a runs.jsonl line: the record, the
+// harness's error and its measurements' backends and floors. Other fields
+// are ignored.
 type runLine struct {
 	record.Run
-	Error string `json:"error,omitempty"`
+	Error        string `json:"error,omitempty"`
+	Measurements []struct {
+		Backend      string  `json:"backend"`
+		FloorNsPerOp float64 `json:"floor_ns_per_op"`
+	} `json:"measurements,omitempty"`
+}
+
+// CellRef names one run: a workload's side in a pair.
+type CellRef struct {
+	Workload string
+	Pair     int
+	Side     string
 }
 
 // Load reads the experiment in dir: meta.json (required), runs.jsonl
@@ -106,6 +122,14 @@ func Load(dir string) (*Experiment, error) {
 	e.Warnings = append(e.Warnings, warns...)
 	for _, l := range lines {
 		e.Runs = append(e.Runs, l.Run)
+		for _, m := range l.Measurements {
+			if m.Backend == "perf" && m.FloorNsPerOp > 0 {
+				if e.NativeProcesses == nil {
+					e.NativeProcesses = map[CellRef]int{}
+				}
+				e.NativeProcesses[CellRef{l.Workload, l.Pair, l.Side}]++
+			}
+		}
 		if l.ExitCode != 0 || l.Error != "" {
 			e.Failures = append(e.Failures, Failure{Run: l.Run, Error: l.Error})
 		}

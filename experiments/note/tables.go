@@ -24,6 +24,10 @@ func (e *Experiment) writePairs(b *strings.Builder) {
 				head = append(head, ">"+m.Metric.Name+" before", ">after", ">change")
 			}
 		}
+		procs := e.processCounts(w.Workload)
+		if procs {
+			head = append(head, ">processes")
+		}
 		head = append(head, "status", "note")
 		t := newTable(head...)
 		for _, p := range w.Pairs {
@@ -41,12 +45,30 @@ func (e *Experiment) writePairs(b *strings.Builder) {
 					r = append(r, formatValue(m, c.Before), formatValue(m, c.After), "("+formatChange(c.Ratio)+")")
 				}
 			}
+			if procs {
+				r = append(r, fmt.Sprintf("%d / %d", e.NativeProcesses[CellRef{w.Workload, p.Pair, judge.SideBefore}],
+					e.NativeProcesses[CellRef{w.Workload, p.Pair, judge.SideAfter}]))
+			}
 			r = append(r, string(p.Status), p.Note)
 			t.row(r...)
 		}
 		t.write(b)
 		b.WriteString("\n")
+		if procs {
+			b.WriteString("Processes: the fresh native processes before / after ran in that pair; more than the suite's `repeat` when a side's fastest region had not settled.\n\n")
+		}
 	}
+}
+
+// processCounts reports whether any run of workload recorded its native
+// processes.
+func (e *Experiment) processCounts(workload string) bool {
+	for k := range e.NativeProcesses {
+		if k.Workload == workload {
+			return true
+		}
+	}
+	return false
 }
 
 // writeMedians writes each workload's medians, intervals, tests, noise and
