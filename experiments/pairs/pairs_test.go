@@ -465,3 +465,47 @@ func TestRun_GatedRegionsAlternate(t *testing.T) {
 		t.Errorf("meta.json does not record region-by-region alternation:\n%s", meta)
 	}
 }
+
+// A gated process that crashes in the middle of its regions is recorded as
+// a failed run with its exit status and stderr; the other side's process
+// counts its remaining regions alone, that side completes its repeat alone,
+// and its run is complete.
+func TestRun_GatedCrashLeavesTheOtherSide(t *testing.T) {
+	f := newFixture(t)
+	const suite = "pairs 1\ntimeout 1m\nworkload crash-in-region-2 backend=perf events=task-clock ops=10 repeat=2 regions=3\n"
+	if err := os.WriteFile(filepath.Join(f.repo.Dir, "experiments", "suites", "gated.suite"), []byte(suite), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	regionLog := filepath.Join(t.TempDir(), "regions.log")
+	o := f.opts
+	o.Suite, o.Experiment = "gated", "009-gated-crash"
+	o.ExtraEnv = append(o.ExtraEnv, "FAKE_REGIONS="+regionLog)
+	res, err := pairs.Run(context.Background(), o)
+	if err != nil {
+		t.Fatalf("%v\nlog:\n%s", err, f.log)
+	}
+	if res.Ran != 2 || res.Failed != 1 {
+		t.Fatalf("ran %d, failed %d; want 2, 1", res.Ran, res.Failed)
+	}
+	b, err := os.ReadFile(regionLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Pair 1: before first. After crashes on its go-ahead for region 2.
+	if want := "1000 1\n1010 1\n1000 2\n1000 3\n"; string(b) != want {
+		t.Errorf("regions ran in the order\n%s\nwant\n%s", b, want)
+	}
+	for _, l := range readLines(t, res.RunsPath) {
+		switch l.Side {
+		case "before":
+			ms := l.Measurements
+			if l.Failed() || len(ms) != 2 || ms[0].Ops != 30 || ms[0].FloorNsPerOp != 1001 || !slices.Contains(ms[0].Args, "--gate") {
+				t.Errorf("before: %+v", l)
+			}
+		case "after":
+			if l.ExitCode != 3 || !strings.Contains(l.StderrTail, "crashing in region 2") {
+				t.Errorf("after: exit %d, stderr %q", l.ExitCode, l.StderrTail)
+			}
+		}
+	}
+}

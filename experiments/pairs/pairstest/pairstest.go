@@ -76,7 +76,8 @@ func NewRepo(t testing.TB, files map[string]string) *Repo {
 // FakeCount returns the source of the fake cmd/pure-count, counting perOp
 // events per operation.
 func FakeCount(perOp int) string {
-	return strings.Replace(fakeCount, "PEROP", strconv.Itoa(perOp), 1)
+	s := strings.Replace(fakeCount, "PEROP", strconv.Itoa(perOp), 1)
+	return strings.Replace(s, "AFTER_PER_OP", strconv.Itoa(AfterPerOp), 1)
 }
 
 const fakeCount = `// Command pure-count is a fake of the real one, for tests of the pairs runner.
@@ -181,6 +182,10 @@ func gated(workload, backend, events string, ops, regions int) {
 		if n, _ := goF.Read(b); n != 1 {
 			os.Stderr.WriteString("fake pure-count: the caller closed the gate\n")
 			os.Exit(4)
+		}
+		if workload == "crash-in-region-2" && k == 2 && perOp == AFTER_PER_OP {
+			os.Stderr.WriteString("fake pure-count: crashing in region 2 as asked\npanic: boom\n")
+			os.Exit(3)
 		}
 		if log := os.Getenv("FAKE_REGIONS"); log != "" {
 			f, err := os.OpenFile(log, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
