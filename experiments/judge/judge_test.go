@@ -2,6 +2,7 @@ package judge
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -267,5 +268,45 @@ func TestJudge_Deterministic(t *testing.T) {
 	}
 	if !reflect.DeepEqual(Judge(runs, DefaultCriteria, nil, Options{}).Options, DefaultOptions) {
 		t.Errorf("zero Options did not take DefaultOptions")
+	}
+}
+
+// Runs whose regions took turns carry a paired time. Reported beside the
+// others by default, it decides when the criteria say time.metric =
+// paired_time: here throughput looks 6 % worse in one pair (a burst on one
+// side) while the paired time, from regions next to each other, holds
+// within 1 %.
+func TestJudge_PairedTime(t *testing.T) {
+	throughputRatio := []float64{1.00, 0.99, 0.94, 1.01, 1.00, 0.995}
+	pairedRatio := []float64{1.002, 0.998, 1.006, 0.997, 1.001, 1.004}
+	var runs []record.Run
+	for p := 1; p <= 6; p++ {
+		for _, side := range []string{SideBefore, SideAfter} {
+			thr, pt := 1000.0, 1/math.Sqrt(pairedRatio[p-1])
+			if side == SideAfter {
+				thr *= throughputRatio[p-1]
+				pt = math.Sqrt(pairedRatio[p-1])
+			}
+			runs = append(runs, record.Run{Workload: "w", Side: side, Pair: p, Ops: 1,
+				Metrics: record.Metrics{Throughput: thr, CPUShare: 1, PairedTime: pt}})
+		}
+	}
+	w := Judge(runs, DefaultCriteria, nil, Options{}).Workloads[0]
+	if w.Time != Unknown {
+		t.Errorf("by throughput: time %s, want unknown: %s", w.Time, w.Reason)
+	}
+	if !slices.ContainsFunc(w.Metrics, func(m MetricResult) bool { return m.Metric.Name == MetricPairedTime && !m.Decides }) {
+		t.Errorf("paired_time is not reported beside throughput: %+v", w.Metrics)
+	}
+	c := DefaultCriteria
+	c.TimeMetric = MetricPairedTime
+	w = Judge(runs, c, nil, Options{}).Workloads[0]
+	if w.Time != Same {
+		t.Errorf("by paired_time: time %s, want same: %s", w.Time, w.Reason)
+	}
+	for _, m := range w.Metrics {
+		if m.Metric.Name == MetricPairedTime && (!m.Decides || math.Abs(m.Ratio.Center-1.0015) > 1e-9) {
+			t.Errorf("paired_time: decides %v, median ratio %v, want 1.0015", m.Decides, m.Ratio.Center)
+		}
 	}
 }

@@ -44,6 +44,12 @@ const (
 	MetricP50        = "p50"
 	MetricP99        = "p99"
 	MetricPeakRSS    = "peak_rss"
+	// MetricPairedTime is record.Metrics.PairedTime: each side's time per op
+	// over the geometric mean of both, from the regions of the two sides
+	// that took turns next to each other; its after/before ratio is the
+	// pair's measured time ratio. Only runs made with pure-count run --gate
+	// have it; criteria choose it with time.metric = paired_time.
+	MetricPairedTime = "paired_time"
 )
 
 // timedMetrics lists the timed metrics in report order.
@@ -53,6 +59,7 @@ var timedMetrics = []Metric{
 	{MetricP50, ClassTime, false},
 	{MetricP99, ClassTime, false},
 	{MetricPeakRSS, ClassTime, false},
+	{MetricPairedTime, ClassTime, false},
 }
 
 // timeFallback is the order in which the deciding time metric is chosen when
@@ -82,6 +89,8 @@ func timedValue(r *record.Run, name string) float64 {
 		return r.Metrics.P99
 	case MetricPeakRSS:
 		return float64(r.Metrics.PeakRSS)
+	case MetricPairedTime:
+		return r.Metrics.PairedTime
 	case metricCPUShare:
 		return r.Metrics.CPUShare
 	}

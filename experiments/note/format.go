@@ -172,6 +172,8 @@ func formatValue(m judge.Metric, v float64) string {
 		return formatSeconds(v)
 	case judge.MetricPeakRSS:
 		return formatBytes(v)
+	case judge.MetricPairedTime:
+		return strconv.FormatFloat(v, 'f', 4, 64)
 	}
 	return formatCount(v)
 }

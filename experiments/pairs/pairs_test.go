@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -416,7 +417,7 @@ func TestRun_Timeout(t *testing.T) {
 // meta.json the alternation.
 func TestRun_GatedRegionsAlternate(t *testing.T) {
 	f := newFixture(t)
-	const suite = "pairs 2\ntimeout 1m\nworkload count-c backend=perf events=task-clock ops=10 repeat=2 regions=3\n"
+	const suite = "pairs 2\ntimeout 1m\nworkload count-c backend=perf events=task-clock ops=10 repeat=2 regions=4\n"
 	if err := os.WriteFile(filepath.Join(f.repo.Dir, "experiments", "suites", "gated.suite"), []byte(suite), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -438,23 +439,42 @@ func TestRun_GatedRegionsAlternate(t *testing.T) {
 	// before counts 1000 per op, after 1010; pair 1 has before first,
 	// pair 2 after first (ABBA).
 	round := func(first, other string) string {
-		return first + " 1\n" + other + " 1\n" + other + " 2\n" + first + " 2\n" + first + " 3\n" + other + " 3\n"
+		return first + " 1\n" + other + " 1\n" + other + " 2\n" + first + " 2\n" + first + " 3\n" + other + " 3\n" +
+			other + " 4\n" + first + " 4\n"
 	}
 	want := round("1000", "1010") + round("1010", "1000") + round("1010", "1000") + round("1000", "1010")
 	if string(b) != want {
 		t.Errorf("regions ran in the order\n%s\nwant\n%s", b, want)
 	}
+	// Region k takes 1000+k ns per op before and 1010+k after. The paired
+	// time ratio is the mean of the middle half of the eight region-by-
+	// region log ratios: those of regions 2 and 3.
+	wantRatio := math.Exp((math.Log(1012.0/1002) + math.Log(1013.0/1003)) / 2)
+	paired := map[int]map[string]float64{}
 	for _, l := range readLines(t, res.RunsPath) {
+		floor := 1001.0
+		if l.Side == "after" {
+			floor = 1011
+		}
 		if len(l.Measurements) != 2 {
 			t.Fatalf("pair %d %s: %d measurements, want 2", l.Pair, l.Side, len(l.Measurements))
 		}
 		for _, m := range l.Measurements {
-			if !slices.Contains(m.Args, "--gate") || m.ExitCode != 0 || m.FloorNsPerOp != 1001 || m.Ops != 30 {
+			if !slices.Contains(m.Args, "--gate") || m.ExitCode != 0 || m.FloorNsPerOp != floor || m.Ops != 40 {
 				t.Errorf("pair %d %s: measurement %+v", l.Pair, l.Side, m)
 			}
 		}
-		if l.Metrics.Throughput != 1e9/1001 {
-			t.Errorf("pair %d %s: throughput %v, want the fastest region's, %v", l.Pair, l.Side, l.Metrics.Throughput, 1e9/1001)
+		if l.Metrics.Throughput != 1e9/floor {
+			t.Errorf("pair %d %s: throughput %v, want the fastest region's, %v", l.Pair, l.Side, l.Metrics.Throughput, 1e9/floor)
+		}
+		if paired[l.Pair] == nil {
+			paired[l.Pair] = map[string]float64{}
+		}
+		paired[l.Pair][l.Side] = l.Metrics.PairedTime
+	}
+	for pair, p := range paired {
+		if got := p["after"] / p["before"]; math.Abs(got-wantRatio) > 1e-12 || math.Abs(p["after"]*p["before"]-1) > 1e-12 {
+			t.Errorf("pair %d: paired times %v: after/before %v, want %v, and their product 1", pair, p, got, wantRatio)
 		}
 	}
 	meta, err := os.ReadFile(filepath.Join(res.Dir, "meta.json"))

@@ -54,6 +54,12 @@ type Metrics struct {
 	P99      float64 `json:"p99_s,omitempty"`
 	// PeakRSS is the subject's peak resident set in bytes.
 	PeakRSS int64 `json:"peak_rss_bytes,omitempty"`
+	// PairedTime, for runs whose regions took turns with the other side's
+	// (pure-count run --gate), is this side's time per operation over the
+	// geometric mean of both sides', from the regions of the two sides
+	// that ran next to each other: the after run's over the before run's is
+	// the interquartile geometric mean of the region-by-region ratios.
+	PairedTime float64 `json:"paired_time,omitempty"`
 }
 
 // Count is one event's count per operation in a run.

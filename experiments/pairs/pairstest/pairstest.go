@@ -199,7 +199,7 @@ func gated(workload, backend, events string, ops, regions int) {
 				",\"repeat\":1,\"region\":" + strconv.Itoa(k) + ",\"event\":" + strconv.Quote(ev) +
 				",\"value\":" + strconv.Itoa(perOp*ops) + ",\"per_op\":" + strconv.Itoa(perOp) +
 				",\"source\":" + strconv.Quote(backend) + ",\"multiplexed\":false" +
-				",\"wall_ns\":" + strconv.Itoa((1000+k)*ops) + ",\"cpu_ns\":" + strconv.Itoa(900*ops) + "}\n")
+				",\"wall_ns\":" + strconv.Itoa((perOp+k)*ops) + ",\"cpu_ns\":" + strconv.Itoa(900*ops) + "}\n")
 		}
 		doneF.Write([]byte{1})
 	}
