@@ -35,7 +35,9 @@ func (e *ParseError) Error() string {
 //	time.max_worse = 3%             # time metric at most 3 % worse
 //	instructions.max_higher = 1%    # instruction counts at most 1 % higher
 //	min_clean_pairs = 5             # fewer pairs: verdict unknown
-//	time.metric = throughput        # or cpu_per_op, p50, p99, peak_rss, paired_time
+//	time.metric = paired_time       # or throughput, cpu_per_op, p50, p99, peak_rss
+//	                                # (paired_time, the default, falls back to
+//	                                # throughput for runs that lack it)
 //	workload store-get instructions.max_higher = 0.5%
 //
 // A line starting with "workload NAME" overrides the setting for that

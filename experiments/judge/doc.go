@@ -36,7 +36,8 @@
 //     build shows against itself. For timed metrics the threshold is the
 //     criterion; noisy timings widen the interval instead.
 //  5. Applies the significance rule to the deciding metrics (the time
-//     metric, throughput by default, and the instruction count) and
+//     metric, by default the paired time where the runs recorded it and
+//     throughput where they did not, and the instruction count) and
 //     combines their verdicts.
 //
 // # The significance rule

@@ -271,11 +271,11 @@ func TestJudge_Deterministic(t *testing.T) {
 	}
 }
 
-// Runs whose regions took turns carry a paired time. Reported beside the
-// others by default, it decides when the criteria say time.metric =
-// paired_time: here throughput looks 6 % worse in one pair (a burst on one
-// side) while the paired time, from regions next to each other, holds
-// within 1 %.
+// Runs whose regions took turns carry a paired time, and by default it
+// decides; with time.metric = throughput it is reported beside it. Here
+// throughput looks 6 % worse in one pair (a burst on one side) while the
+// paired time, from regions next to each other, holds within 1 %. Runs
+// without it fall back to throughput without a warning.
 func TestJudge_PairedTime(t *testing.T) {
 	throughputRatio := []float64{1.00, 0.99, 0.94, 1.01, 1.00, 0.995}
 	pairedRatio := []float64{1.002, 0.998, 1.006, 0.997, 1.001, 1.004}
@@ -291,16 +291,16 @@ func TestJudge_PairedTime(t *testing.T) {
 				Metrics: record.Metrics{Throughput: thr, CPUShare: 1, PairedTime: pt}})
 		}
 	}
-	w := Judge(runs, DefaultCriteria, nil, Options{}).Workloads[0]
+	byThroughput := DefaultCriteria
+	byThroughput.TimeMetric = MetricThroughput
+	w := Judge(runs, byThroughput, nil, Options{}).Workloads[0]
 	if w.Time != Unknown {
 		t.Errorf("by throughput: time %s, want unknown: %s", w.Time, w.Reason)
 	}
 	if !slices.ContainsFunc(w.Metrics, func(m MetricResult) bool { return m.Metric.Name == MetricPairedTime && !m.Decides }) {
 		t.Errorf("paired_time is not reported beside throughput: %+v", w.Metrics)
 	}
-	c := DefaultCriteria
-	c.TimeMetric = MetricPairedTime
-	w = Judge(runs, c, nil, Options{}).Workloads[0]
+	w = Judge(runs, DefaultCriteria, nil, Options{}).Workloads[0]
 	if w.Time != Same {
 		t.Errorf("by paired_time: time %s, want same: %s", w.Time, w.Reason)
 	}
@@ -308,5 +308,32 @@ func TestJudge_PairedTime(t *testing.T) {
 		if m.Metric.Name == MetricPairedTime && (!m.Decides || math.Abs(m.Ratio.Center-1.0015) > 1e-9) {
 			t.Errorf("paired_time: decides %v, median ratio %v, want 1.0015", m.Decides, m.Ratio.Center)
 		}
+	}
+}
+
+// Without paired times (runs that did not take turns), the default judges
+// throughput and says nothing of it; a metric the criteria name explicitly
+// and the runs lack is warned about.
+func TestJudge_PairedTimeFallback(t *testing.T) {
+	rng := newRand(t, 21)
+	s := sim{workload: "w", pairs: 6, timeNoise: 0.004, countNoise: 0.001, timeRatio: 1, countRatio: 1, source: perfcount.SourceCallgrind}
+	runs := s.runs(rng)
+	w := Judge(runs, DefaultCriteria, nil, Options{}).Workloads[0]
+	for _, m := range w.Metrics {
+		if m.Decides && m.Metric.Class == ClassTime && m.Metric.Name != MetricThroughput {
+			t.Errorf("%s decides, want throughput", m.Metric.Name)
+		}
+	}
+	if len(w.Warnings) > 0 {
+		t.Errorf("default fallback warned: %v", w.Warnings)
+	}
+	for i := range runs {
+		runs[i].Metrics.P99 = 0
+	}
+	c := DefaultCriteria
+	c.TimeMetric = MetricP99
+	w = Judge(runs, c, nil, Options{}).Workloads[0]
+	if !slices.ContainsFunc(w.Warnings, func(err error) bool { return strings.Contains(err.Error(), "have no p99") }) {
+		t.Errorf("no warning for the missing p99: %v", w.Warnings)
 	}
 }
