@@ -416,19 +416,7 @@ func TestRun_Timeout(t *testing.T) {
 // with the pair's first side; every measurement records --gate, and
 // meta.json the alternation.
 func TestRun_GatedRegionsAlternate(t *testing.T) {
-	f := newFixture(t)
-	const suite = "pairs 2\ntimeout 1m\nworkload count-c backend=perf events=task-clock ops=10 repeat=2 regions=4\n"
-	if err := os.WriteFile(filepath.Join(f.repo.Dir, "experiments", "suites", "gated.suite"), []byte(suite), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	regionLog := filepath.Join(t.TempDir(), "regions.log")
-	o := f.opts
-	o.Suite, o.Experiment = "gated", "008-gated"
-	o.ExtraEnv = append(o.ExtraEnv, "FAKE_REGIONS="+regionLog)
-	res, err := pairs.Run(context.Background(), o)
-	if err != nil {
-		t.Fatalf("%v\nlog:\n%s", err, f.log)
-	}
+	res, regionLog := runGated(t, "pairs 2\ntimeout 1m\nworkload count-c backend=perf events=task-clock ops=10 repeat=2 regions=4\n", "008-gated")
 	if res.Ran != 4 || res.Failed != 0 {
 		t.Fatalf("ran %d, failed %d; want 4, 0", res.Ran, res.Failed)
 	}
@@ -491,19 +479,7 @@ func TestRun_GatedRegionsAlternate(t *testing.T) {
 // counts its remaining regions alone, that side completes its repeat alone,
 // and its run is complete.
 func TestRun_GatedCrashLeavesTheOtherSide(t *testing.T) {
-	f := newFixture(t)
-	const suite = "pairs 1\ntimeout 1m\nworkload crash-in-region-2 backend=perf events=task-clock ops=10 repeat=2 regions=3\n"
-	if err := os.WriteFile(filepath.Join(f.repo.Dir, "experiments", "suites", "gated.suite"), []byte(suite), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	regionLog := filepath.Join(t.TempDir(), "regions.log")
-	o := f.opts
-	o.Suite, o.Experiment = "gated", "009-gated-crash"
-	o.ExtraEnv = append(o.ExtraEnv, "FAKE_REGIONS="+regionLog)
-	res, err := pairs.Run(context.Background(), o)
-	if err != nil {
-		t.Fatalf("%v\nlog:\n%s", err, f.log)
-	}
+	res, regionLog := runGated(t, "pairs 1\ntimeout 1m\nworkload crash-in-region-2 backend=perf events=task-clock ops=10 repeat=2 regions=3\n", "009-gated-crash")
 	if res.Ran != 2 || res.Failed != 1 {
 		t.Fatalf("ran %d, failed %d; want 2, 1", res.Ran, res.Failed)
 	}
@@ -528,4 +504,23 @@ func TestRun_GatedCrashLeavesTheOtherSide(t *testing.T) {
 			}
 		}
 	}
+}
+
+// runGated runs suite (as suite "gated") on the fixture as experiment exp,
+// with the fake logging each gated region to the returned file.
+func runGated(t *testing.T, suite, exp string) (*pairs.Result, string) {
+	t.Helper()
+	f := newFixture(t)
+	if err := os.WriteFile(filepath.Join(f.repo.Dir, "experiments", "suites", "gated.suite"), []byte(suite), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	regionLog := filepath.Join(t.TempDir(), "regions.log")
+	o := f.opts
+	o.Suite, o.Experiment = "gated", exp
+	o.ExtraEnv = append(o.ExtraEnv, "FAKE_REGIONS="+regionLog)
+	res, err := pairs.Run(context.Background(), o)
+	if err != nil {
+		t.Fatalf("%v\nlog:\n%s", err, f.log)
+	}
+	return res, regionLog
 }
