@@ -61,6 +61,12 @@ type Measurement struct {
 	// FloorNsPerOp is, for the perf backend, the wall time per operation
 	// of the invocation's fastest region, in nanoseconds.
 	FloorNsPerOp float64 `json:"floor_ns_per_op,omitempty"`
+	// PairedTime is, for a process of a gated round, its round's paired
+	// time: its regions' time over the geometric mean of its own and the
+	// other side's process's, from the interquartile mean of the
+	// round's region-by-region log ratios (the run's paired_time pools
+	// the regions of all its rounds).
+	PairedTime float64 `json:"paired_time,omitempty"`
 }
 
 // Key returns the cell the line records.

@@ -141,7 +141,16 @@ func runCells(ctx context.Context, c *Controls, timeout time.Duration, cells []C
 						recordSide(i, res[i].ms, res[i].stdout, res[i].tail)
 					}
 					if !failed[0] && !failed[1] {
-						pairedLogs = append(pairedLogs, regionLogRatios(name, res[0].stdout, res[1].stdout)...)
+						logs := regionLogRatios(name, res[0].stdout, res[1].stdout)
+						if len(logs) >= minPairedRegions {
+							// This round's own paired time, kept on its
+							// processes' measurements: how far rounds
+							// (fresh processes, fresh binary copies) differ.
+							mid := interquartileMean(logs)
+							lines[0].Measurements[len(lines[0].Measurements)-1].PairedTime = math.Exp(-mid / 2)
+							lines[1].Measurements[len(lines[1].Measurements)-1].PairedTime = math.Exp(mid / 2)
+						}
+						pairedLogs = append(pairedLogs, logs...)
 					}
 					continue
 				}
