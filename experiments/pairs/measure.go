@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"time"
 
+	"gonum.org/v1/gonum/stat"
+
 	"workbench/experiments/record"
 	"workbench/perfcount"
 )
@@ -76,6 +78,7 @@ func runCells(ctx context.Context, c *Controls, timeout time.Duration, cells []C
 		tails := make([]string, n)
 		floors := make([][]float64, n) // each process's fastest region, per side
 		var pairedLogs []float64       // ln(second cell's region / first's), gated rounds
+		var roundLogs []float64        // each gated round's own ln(paired ratio)
 		if m.PrepareOnce && !c.PrepareOnce {
 			m.PrepareOnce = false // a side's pure-count predates --rerun (see Controls)
 		}
@@ -127,7 +130,7 @@ func runCells(ctx context.Context, c *Controls, timeout time.Duration, cells []C
 			one := m
 			one.Repeat = 1
 			gated := c.Alternation == AlternateRegions && m.Regions > 1
-			for r := 0; anotherRound(m, r, floors, failed, refs); r++ {
+			for r := 0; anotherRound(m, r, floors, failed, refs, roundLogs); r++ {
 				order := []int{0, 1}
 				if r%2 == 1 {
 					order = []int{1, 0}
@@ -147,6 +150,7 @@ func runCells(ctx context.Context, c *Controls, timeout time.Duration, cells []C
 							// processes' measurements: how far rounds
 							// (fresh processes, fresh binary copies) differ.
 							mid := interquartileMean(logs)
+							roundLogs = append(roundLogs, mid)
 							lines[0].Measurements[len(lines[0].Measurements)-1].PairedTime = math.Exp(-mid / 2)
 							lines[1].Measurements[len(lines[1].Measurements)-1].PairedTime = math.Exp(mid / 2)
 						}
@@ -264,24 +268,49 @@ func settled(floors []float64) bool {
 	return near >= settleProcesses
 }
 
+// pairedSettleSE is when a gated measurement has run enough rounds: when
+// the standard error of its rounds' own paired times (as logs) is at most
+// 0.8 %. Each round is a fresh process per side, each from a fresh copy
+// of its binaries, and rounds differ by more than regions do: in A/A
+// probes on a 2-core VM (experiment 903-probe-rounds), the rounds'
+// paired times spread by 2-3 % (standard deviation) for itoa-fmt-10k
+// and itoa-strconv-10k and 1-1.6 % for sort-ints-10k, so four rounds
+// left a pair's paired time some 1-1.5 % from 1, and one pair in six
+// could land beyond the 3 % criterion (experiment 023-aa-2).
+const pairedSettleSE = 0.008
+
 // anotherRound reports whether an interleaved measurement m, having run r
-// rounds, runs another: always up to m.Repeat rounds, then while both sides
-// still run and either side is unsettled, up to m.MaxRepeat. A side is
-// unsettled while its floors are not settled, or while its fastest region
-// is more than settleTolerance above its reference, the median floor of the
-// same side in the experiment's earlier pairs: a side whose processes all
-// ran inside a long burst of load settles on the burst's level (seen in
-// experiment 013-aa-1, itoa-fmt-10k pair 5: 0.85 against 0.55 ms per op),
-// and only its own history shows it. Each side is held to its own history,
-// never to the other side's, so a real change is not pulled towards no
-// change; and more processes can only lower a side's fastest region, never
-// drop one.
-func anotherRound(m Measure, r int, floors [][]float64, failed []bool, refs []float64) bool {
+// rounds, runs another: always up to m.Repeat rounds, never past
+// m.MaxRepeat or once a side has failed, and always to an even number of
+// rounds, so each side's process starts first in as many rounds as the
+// other's (in the probes of experiment 903-probe-rounds the process started
+// second ran itoa-fmt-10k and itoa-strconv-10k some 1.5 % faster). Past
+// that:
+//
+//   - When the rounds were gated (roundLogs holds each one's own log
+//     paired ratio, second cell's over first's), while the standard error
+//     of their mean is above pairedSettleSE: the paired time decides, and
+//     what varies it is the rounds.
+//   - Otherwise while either side is unsettled. A side is unsettled while
+//     its floors are not settled, or while its fastest region is more
+//     than settleTolerance above its reference, the median floor of the
+//     same side in the experiment's earlier pairs: a side whose processes
+//     all ran inside a long burst of load settles on the burst's level
+//     (seen in experiment 013-aa-1, itoa-fmt-10k pair 5: 0.85 against
+//     0.55 ms per op), and only its own history shows it. Each side is
+//     held to its own history, never to the other side's, so a real
+//     change is not pulled towards no change; and more processes can
+//     only lower a side's fastest region, never drop one.
+func anotherRound(m Measure, r int, floors [][]float64, failed []bool, refs []float64, roundLogs []float64) bool {
 	switch {
 	case r < m.Repeat:
 		return true
 	case r >= m.MaxRepeat || failed[0] || failed[1]:
 		return false
+	case r%2 == 1:
+		return true
+	case len(roundLogs) >= 2:
+		return standardError(roundLogs) > pairedSettleSE
 	}
 	for i, f := range floors {
 		if !settled(f) {
@@ -292,6 +321,11 @@ func anotherRound(m Measure, r int, floors [][]float64, failed []bool, refs []fl
 		}
 	}
 	return false
+}
+
+// standardError is the standard error of the mean of xs (at least two).
+func standardError(xs []float64) float64 {
+	return stat.StdDev(xs, nil) / math.Sqrt(float64(len(xs)))
 }
 
 // minPairedRegions is the fewest region pairs from which a paired time is

@@ -97,14 +97,16 @@ func TestSettledAndAnotherRound(t *testing.T) {
 		{1, [][]float64{ok, ok}, []bool{false, false}, true},   // below repeat: always
 		{2, [][]float64{ok, ok}, []bool{false, false}, false},  // both settled
 		{2, [][]float64{ok, bad}, []bool{false, false}, true},  // one unsettled
+		{3, [][]float64{ok, ok}, []bool{false, false}, true},   // settled, but odd: each side first as often
+		{4, [][]float64{ok, ok}, []bool{false, false}, false},  // settled and even
 		{5, [][]float64{ok, bad}, []bool{false, false}, false}, // max-repeat reached
 		{3, [][]float64{bad, ok}, []bool{false, true}, false},  // a side failed
 	} {
-		if got := anotherRound(m, tc.r, tc.floors, tc.failed, nil); got != tc.want {
+		if got := anotherRound(m, tc.r, tc.floors, tc.failed, nil, nil); got != tc.want {
 			t.Errorf("anotherRound after %d rounds, floors %v, failed %v = %v, want %v", tc.r, tc.floors, tc.failed, got, tc.want)
 		}
 	}
-	if anotherRound(Measure{Repeat: 3}, 3, [][]float64{bad, bad}, []bool{false, false}, nil) {
+	if anotherRound(Measure{Repeat: 3}, 3, [][]float64{bad, bad}, []bool{false, false}, nil, nil) {
 		t.Error("without max-repeat, repeat rounds are all")
 	}
 	// Settled, but above the side's own reference: another round; each
@@ -118,9 +120,36 @@ func TestSettledAndAnotherRound(t *testing.T) {
 		{[]float64{128, 100}, false}, // within 2 % of its own history
 		{[]float64{0, 0}, false},     // no history yet
 	} {
-		if got := anotherRound(m, 2, [][]float64{slow, ok}, []bool{false, false}, tc.refs); got != tc.want {
+		if got := anotherRound(m, 2, [][]float64{slow, ok}, []bool{false, false}, tc.refs, nil); got != tc.want {
 			t.Errorf("refs %v: anotherRound = %v, want %v", tc.refs, got, tc.want)
 		}
+	}
+}
+
+func TestAnotherRound_GatedRoundsSettleOnTheirPairedTimes(t *testing.T) {
+	m := Measure{Repeat: 4, MaxRepeat: 10}
+	bad := [][]float64{{100, 120}, {100, 130}} // floors alone would ask for more
+	noFail := []bool{false, false}
+	for _, tc := range []struct {
+		r    int
+		logs []float64
+		want bool
+	}{
+		// Standard error 0.0029: settled, whatever the floors say.
+		{4, []float64{0.005, -0.005, 0.004, -0.006}, false},
+		// Standard error 0.017 (rounds 3 % either side): another two rounds.
+		{4, []float64{0.03, -0.03, 0.03, -0.03}, true},
+		{5, []float64{0.001, 0.001, 0.001, 0.001, 0.001}, true}, // odd: one more
+		{10, []float64{0.03, -0.03, 0.03, -0.03, 0.03, -0.03, 0.03, -0.03, 0.03, -0.03}, false}, // max-repeat
+		{2, []float64{0, 0}, true}, // below repeat
+	} {
+		if got := anotherRound(m, tc.r, bad, noFail, nil, tc.logs); got != tc.want {
+			t.Errorf("after %d rounds with round logs %v: anotherRound = %v, want %v", tc.r, tc.logs, got, tc.want)
+		}
+	}
+	// Sample standard deviation sqrt(4*0.0009/3) over sqrt(4).
+	if got, want := standardError([]float64{0.03, -0.03, 0.03, -0.03}), math.Sqrt(0.0012)/2; math.Abs(got-want) > 1e-12 {
+		t.Errorf("standardError = %v, want %v", got, want)
 	}
 }
 
