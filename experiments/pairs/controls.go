@@ -54,7 +54,8 @@ type Controls struct {
 	// Notes say why a control is not in force, when it is not.
 	Notes []string `json:"notes,omitempty"`
 
-	copy string // the fresh copy RunDir/bin points at (see Use)
+	copy   string   // the fresh copy RunDir/bin points at (see Use)
+	copies []string // fresh copies made and not yet removed (see tidy)
 }
 
 // Alternation values (Controls.Alternation).
@@ -163,9 +164,9 @@ func (c *Controls) Prefix() []string {
 // Program returns the path through which tool is invoked, for both sides.
 func (c *Controls) Program(tool string) string { return filepath.Join(c.RunDir, "bin", tool) }
 
-// Use points RunDir/bin at a fresh copy of a side's build directory. The
-// symlink is replaced atomically, and the copy before it removed (a process
-// started from it keeps its file until it exits).
+// Use points RunDir/bin at a fresh copy of a side's build directory and
+// removes the copies made before it (a process started from one keeps its
+// file until it exits).
 //
 // A fresh copy per process, because where a binary's pages sit in the page
 // cache can make the same bytes run several percent faster from one file than
@@ -174,26 +175,54 @@ func (c *Controls) Program(tool string) string { return filepath.Join(c.RunDir, 
 // every process makes that placement vary from process to process on both
 // sides alike, instead of favouring one side for a whole experiment.
 func (c *Controls) Use(b Build) error {
-	link := filepath.Join(c.RunDir, "bin")
+	dir, err := c.freshCopy(b)
+	if err != nil {
+		return err
+	}
+	if err := c.point(dir); err != nil {
+		return err
+	}
+	c.tidy()
+	return nil
+}
+
+// freshCopy makes a fresh copy of a side's build directory under RunDir,
+// kept until tidy removes it.
+func (c *Controls) freshCopy(b Build) (string, error) {
 	dir, err := freshCopy(b.Dir, c.RunDir)
 	if err != nil {
-		return fmt.Errorf("copying %s for a run: %w", b.Dir, err)
+		return "", fmt.Errorf("copying %s for a run: %w", b.Dir, err)
 	}
+	c.copies = append(c.copies, dir)
+	return dir, nil
+}
+
+// point replaces the symlink RunDir/bin atomically with one to dir.
+func (c *Controls) point(dir string) error {
+	link := filepath.Join(c.RunDir, "bin")
 	tmp := link + ".new"
 	os.Remove(tmp)
 	if err := os.Symlink(dir, tmp); err != nil {
-		os.RemoveAll(dir)
 		return fmt.Errorf("pointing %s at %s: %w", link, dir, err)
 	}
 	if err := os.Rename(tmp, link); err != nil {
-		os.RemoveAll(dir)
 		return fmt.Errorf("pointing %s at %s: %w", link, dir, err)
-	}
-	if c.copy != "" {
-		os.RemoveAll(c.copy)
 	}
 	c.copy = dir
 	return nil
+}
+
+// tidy removes every fresh copy but the one RunDir/bin points at.
+func (c *Controls) tidy() {
+	keep := c.copies[:0]
+	for _, d := range c.copies {
+		if d == c.copy {
+			keep = append(keep, d)
+			continue
+		}
+		os.RemoveAll(d)
+	}
+	c.copies = keep
 }
 
 // freshCopy copies the regular files of dir into a new directory under

@@ -41,3 +41,38 @@ func TestUse_FreshCopyPerProcess(t *testing.T) {
 		t.Errorf("the first copy %s is still there (%v)", targets[0], err)
 	}
 }
+
+func TestFreshCopies_StayUntilTidy(t *testing.T) {
+	build := t.TempDir()
+	if err := os.WriteFile(filepath.Join(build, "pure-count"), []byte("x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c := &Controls{RunDir: t.TempDir()}
+	// A gated round: both sides' copies first, then bin points at each.
+	a, err := c.freshCopy(Build{Dir: build})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := c.freshCopy(Build{Dir: build})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{a, b} {
+		if err := c.point(dir); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(a, "pure-count")); err != nil {
+		t.Errorf("the first side's copy went before tidy: %v", err)
+	}
+	c.tidy()
+	if _, err := os.Stat(a); !os.IsNotExist(err) {
+		t.Errorf("tidy left %s (%v)", a, err)
+	}
+	if target, err := os.Readlink(filepath.Join(c.RunDir, "bin")); err != nil || target != b {
+		t.Errorf("bin points at %q (%v), want %q", target, err, b)
+	}
+	if _, err := os.Stat(filepath.Join(b, "pure-count")); err != nil {
+		t.Errorf("tidy removed the copy bin points at: %v", err)
+	}
+}

@@ -50,8 +50,9 @@ type gatedProc struct {
 // region, then order[1] the next two, order[0] the next two, and so on
 // (A B B A A B ...), so neither side always goes first. Only one process
 // runs at a time; the other waits in a read. The processes start one after
-// the other, each once RunDir/bin points at its side and until it reports
-// ready, so both are invoked through the same path with the same argv.
+// the other, each once RunDir/bin points at its side's fresh copy and until
+// it reports ready, so both are invoked through the same path with the same
+// argv.
 // A process that fails leaves the other to count its regions alone. The
 // error is non-nil only when ctx was cancelled or the harness failed.
 func invokeGated(ctx context.Context, c *Controls, timeout time.Duration, m Measure, builds []Build, args []string, order []int, regions int) ([]gatedResult, error) {
@@ -67,8 +68,20 @@ func invokeGated(ctx context.Context, c *Controls, timeout time.Duration, m Meas
 			}
 		}
 	}()
+	// Both sides' copies are made before either process starts, and both
+	// stay until the round is over, so the two processes meet the same
+	// files' history: none of theirs is written while the other runs, or
+	// removed under it.
+	dirs := make([]string, len(builds))
 	for _, i := range order {
-		if err := c.Use(builds[i]); err != nil {
+		dir, err := c.freshCopy(builds[i])
+		if err != nil {
+			return nil, err
+		}
+		dirs[i] = dir
+	}
+	for _, i := range order {
+		if err := c.point(dirs[i]); err != nil {
 			return nil, err
 		}
 		procs[i] = startGated(ctx, c, timeout, m, args)
@@ -87,6 +100,7 @@ func invokeGated(ctx context.Context, c *Controls, timeout time.Duration, m Meas
 	for i, p := range procs {
 		res[i] = p.finish(timeout)
 	}
+	c.tidy() // on an early return, the next Use removes them
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("%w: %w", errInterrupted, ctx.Err())
 	}
