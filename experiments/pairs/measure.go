@@ -35,8 +35,8 @@ var errInterrupted = errors.New("interrupted")
 //
 // A perf measurement of two cells is interleaved: in each round one fresh
 // process per side, the round's first side alternating A B B A ...; repeat
-// rounds, then more up to max-repeat while a side is unsettled (see
-// anotherRound). When both sides' pure-count know run --gate (see
+// rounds, then more up to max-repeat while the measurement is unsettled
+// (see anotherRound). When both sides' pure-count know run --gate (see
 // Controls.Alternation), a round's two processes run side by side and
 // their regions alternate one by one, A B B A A B ..., only one running at
 // a time (invokeGated): the bursts of interference a shared machine sends
@@ -78,7 +78,7 @@ func runCells(ctx context.Context, c *Controls, timeout time.Duration, cells []C
 		tails := make([]string, n)
 		floors := make([][]float64, n) // each process's fastest region, per side
 		var pairedLogs []float64       // ln(second cell's region / first's), gated rounds
-		var roundLogs []float64        // each gated round's own ln(paired ratio)
+		var roundLogs []float64        // each gated round's own ln(paired ratio), NaN: none
 		if m.PrepareOnce && !c.PrepareOnce {
 			m.PrepareOnce = false // a side's pure-count predates --rerun (see Controls)
 		}
@@ -145,12 +145,13 @@ func runCells(ctx context.Context, c *Controls, timeout time.Duration, cells []C
 					}
 					if !failed[0] && !failed[1] {
 						logs := regionLogRatios(name, res[0].stdout, res[1].stdout)
+						roundLogs = append(roundLogs, math.NaN())
 						if len(logs) >= minPairedRegions {
 							// This round's own paired time, kept on its
 							// processes' measurements: how far rounds
 							// (fresh processes, fresh binary copies) differ.
 							mid := interquartileMean(logs)
-							roundLogs = append(roundLogs, mid)
+							roundLogs[len(roundLogs)-1] = mid
 							lines[0].Measurements[len(lines[0].Measurements)-1].PairedTime = math.Exp(-mid / 2)
 							lines[1].Measurements[len(lines[1].Measurements)-1].PairedTime = math.Exp(mid / 2)
 						}
@@ -220,12 +221,13 @@ func runCells(ctx context.Context, c *Controls, timeout time.Duration, cells []C
 				l.Metrics.PeakRSS = ms[i].PeakRSS
 			}
 		}
-		if n == 2 && !failed[0] && !failed[1] && len(pairedLogs) >= minPairedRegions {
+		if n == 2 && !failed[0] && !failed[1] {
 			// Each side's time over the geometric mean of both: the
 			// second cell's over the first's is exp(mid).
-			mid := interquartileMean(pairedLogs)
-			lines[0].Metrics.PairedTime = math.Exp(-mid / 2)
-			lines[1].Metrics.PairedTime = math.Exp(mid / 2)
+			if mid, ok := pairedLog(roundLogs, pairedLogs); ok {
+				lines[0].Metrics.PairedTime = math.Exp(-mid / 2)
+				lines[1].Metrics.PairedTime = math.Exp(mid / 2)
+			}
 		}
 	}
 	for i := range lines {
@@ -269,28 +271,66 @@ func settled(floors []float64) bool {
 }
 
 // pairedSettleSE is when a gated measurement has run enough rounds: when
-// the standard error of its rounds' own paired times (as logs) is at most
-// 0.8 %. Each round is a fresh process per side, each from a fresh copy
-// of its binaries, and rounds differ by more than regions do: in A/A
-// probes on a 2-core VM (experiment 903-probe-rounds), the rounds'
-// paired times spread by 2-3 % (standard deviation) for itoa-fmt-10k
-// and itoa-strconv-10k and 1-1.6 % for sort-ints-10k, so four rounds
-// left a pair's paired time some 1-1.5 % from 1, and one pair in six
-// could land beyond the 3 % criterion (experiment 023-aa-2).
+// the standard error of its couples' paired times (see couples) is at most
+// 0.8 %. Each round is a fresh process per side, each from a fresh copy of
+// its binaries, and rounds differ by more than regions do: in A/A probes on
+// a 2-core VM (experiments 903-probe-rounds-a and 904-probe-rounds-b), the
+// rounds' own paired times spread by 1.5-3 % (standard deviation) for
+// itoa-fmt-10k and itoa-strconv-10k, with now and then a round 10-18 %
+// off, and 1-1.6 % for sort-ints-10k; four rounds left a pair's paired time
+// some 1-1.5 % from 1, and one pair in six could land beyond the 3 %
+// criterion (experiment 023-aa-2).
 const pairedSettleSE = 0.008
+
+// couples returns the mean of each couple of rounds, rounds 1 and 2, 3 and
+// 4, and so on, of a gated measurement's round log ratios (NaN: a round
+// without a paired time; its couple is left out). The two rounds of a
+// couple start the sides in opposite orders, and the process started
+// second ran some 1-1.5 % faster in the probes (experiments 903 and 904,
+// SE 0.2-0.4 %), so a couple's mean holds no such bias.
+func couples(roundLogs []float64) []float64 {
+	var cs []float64
+	for i := 0; i+1 < len(roundLogs); i += 2 {
+		a, b := roundLogs[i], roundLogs[i+1]
+		if !math.IsNaN(a) && !math.IsNaN(b) {
+			cs = append(cs, (a+b)/2)
+		}
+	}
+	return cs
+}
+
+// pairedLog is a measurement's log paired ratio, second cell's over first's:
+// the median of its couples' (see couples), or, without a couple, the
+// interquartile mean of all its region log ratios (at least
+// minPairedRegions). The median, because now and then one round runs
+// 10-18 % apart from the rest (a fresh process from a fresh copy that
+// runs slow throughout; 903, 904, 024-aa-1), where the rest agree within
+// a few percent: over the 60 A/A pairs of those experiments, the median
+// of couples strayed from 1 by at most 1.95 % (RMS 0.70 %), the
+// interquartile mean of all regions pooled by up to 4.2 % (RMS 0.87 %).
+// Within a round, the interquartile mean of its regions already sets
+// aside the regions a burst of load hit on one side (experiment 018).
+func pairedLog(roundLogs, pooled []float64) (float64, bool) {
+	if cs := couples(roundLogs); len(cs) > 0 {
+		return median(cs), true
+	}
+	if len(pooled) >= minPairedRegions {
+		return interquartileMean(pooled), true
+	}
+	return 0, false
+}
 
 // anotherRound reports whether an interleaved measurement m, having run r
 // rounds, runs another: always up to m.Repeat rounds, never past
 // m.MaxRepeat or once a side has failed, and always to an even number of
 // rounds, so each side's process starts first in as many rounds as the
-// other's (in the probes of experiment 903-probe-rounds the process started
-// second ran itoa-fmt-10k and itoa-strconv-10k some 1.5 % faster). Past
-// that:
+// other's (see couples). Past that:
 //
 //   - When the rounds were gated (roundLogs holds each one's own log
-//     paired ratio, second cell's over first's), while the standard error
-//     of their mean is above pairedSettleSE: the paired time decides, and
-//     what varies it is the rounds.
+//     paired ratio, second cell's over first's) and make at least two
+//     couples, while the standard error of the couples' mean is above
+//     pairedSettleSE: the paired time decides, and what varies it is the
+//     rounds.
 //   - Otherwise while either side is unsettled. A side is unsettled while
 //     its floors are not settled, or while its fastest region is more
 //     than settleTolerance above its reference, the median floor of the
@@ -309,8 +349,9 @@ func anotherRound(m Measure, r int, floors [][]float64, failed []bool, refs []fl
 		return false
 	case r%2 == 1:
 		return true
-	case len(roundLogs) >= 2:
-		return standardError(roundLogs) > pairedSettleSE
+	}
+	if cs := couples(roundLogs); len(cs) >= 2 {
+		return standardError(cs) > pairedSettleSE
 	}
 	for i, f := range floors {
 		if !settled(f) {

@@ -126,22 +126,28 @@ func TestSettledAndAnotherRound(t *testing.T) {
 	}
 }
 
-func TestAnotherRound_GatedRoundsSettleOnTheirPairedTimes(t *testing.T) {
+func TestAnotherRound_GatedRoundsSettleOnTheirCouples(t *testing.T) {
 	m := Measure{Repeat: 4, MaxRepeat: 10}
 	bad := [][]float64{{100, 120}, {100, 130}} // floors alone would ask for more
 	noFail := []bool{false, false}
+	nan := math.NaN()
 	for _, tc := range []struct {
 		r    int
 		logs []float64
 		want bool
 	}{
-		// Standard error 0.0029: settled, whatever the floors say.
+		// Couples 0 and -0.001: settled, whatever the floors say.
 		{4, []float64{0.005, -0.005, 0.004, -0.006}, false},
-		// Standard error 0.017 (rounds 3 % either side): another two rounds.
-		{4, []float64{0.03, -0.03, 0.03, -0.03}, true},
-		{5, []float64{0.001, 0.001, 0.001, 0.001, 0.001}, true}, // odd: one more
-		{10, []float64{0.03, -0.03, 0.03, -0.03, 0.03, -0.03, 0.03, -0.03, 0.03, -0.03}, false}, // max-repeat
-		{2, []float64{0, 0}, true}, // below repeat
+		// Rounds 3 % either side by start order: the couples agree.
+		{4, []float64{0.03, -0.03, 0.03, -0.03}, false},
+		// Couples 0.03 and -0.03, standard error 0.03: two more rounds.
+		{4, []float64{0.03, 0.03, -0.03, -0.03}, true},
+		{5, []float64{0.001, 0.001, 0.001, 0.001, 0.001}, true},                                // odd: one more
+		{10, []float64{0.03, 0.03, -0.03, -0.03, 0.03, 0.03, -0.03, -0.03, 0.03, 0.03}, false}, // max-repeat
+		{2, []float64{0, 0}, true},                                                             // below repeat
+		// One couple only (the other has a round without a paired
+		// time): the floors decide.
+		{4, []float64{nan, 0.01, 0, 0}, true},
 	} {
 		if got := anotherRound(m, tc.r, bad, noFail, nil, tc.logs); got != tc.want {
 			t.Errorf("after %d rounds with round logs %v: anotherRound = %v, want %v", tc.r, tc.logs, got, tc.want)
@@ -150,6 +156,29 @@ func TestAnotherRound_GatedRoundsSettleOnTheirPairedTimes(t *testing.T) {
 	// Sample standard deviation sqrt(4*0.0009/3) over sqrt(4).
 	if got, want := standardError([]float64{0.03, -0.03, 0.03, -0.03}), math.Sqrt(0.0012)/2; math.Abs(got-want) > 1e-12 {
 		t.Errorf("standardError = %v, want %v", got, want)
+	}
+}
+
+func TestPairedLog_MedianOfCouples(t *testing.T) {
+	// Couples 0.01, 0.01, 0.19 (a round far off) and 0: median 0.01.
+	rounds := []float64{0.02, 0.00, 0.01, 0.01, 0.20, 0.18, -0.01, 0.01}
+	if got, ok := pairedLog(rounds, nil); !ok || math.Abs(got-0.01) > 1e-12 {
+		t.Errorf("pairedLog = %v, %v; want 0.01", got, ok)
+	}
+	// An odd round out and a round without a paired time leave their
+	// couples out: couples 0.01 and 0.03.
+	rounds = []float64{0.02, 0.00, math.NaN(), 0.5, 0.03, 0.03, 0.9}
+	if got, ok := pairedLog(rounds, nil); !ok || math.Abs(got-0.02) > 1e-12 {
+		t.Errorf("pairedLog = %v, %v; want 0.02", got, ok)
+	}
+	// No couple: the interquartile mean of the pooled regions, when there
+	// are enough of them.
+	pooled := []float64{-1, 0.01, 0.02, 0.02, 0.03, 0.03, 0.04, 1}
+	if got, ok := pairedLog([]float64{0.5}, pooled); !ok || math.Abs(got-0.025) > 1e-12 {
+		t.Errorf("pooled pairedLog = %v, %v; want 0.025", got, ok)
+	}
+	if _, ok := pairedLog(nil, pooled[:7]); ok {
+		t.Error("a paired time from 7 region pairs and no couple")
 	}
 }
 
