@@ -175,7 +175,7 @@ func (c *Controls) Program(tool string) string { return filepath.Join(c.RunDir, 
 // every process makes that placement vary from process to process on both
 // sides alike, instead of favouring one side for a whole experiment.
 func (c *Controls) Use(b Build) error {
-	dir, err := c.freshCopy(b)
+	dir, err := c.copyBuild(b)
 	if err != nil {
 		return err
 	}
@@ -186,9 +186,9 @@ func (c *Controls) Use(b Build) error {
 	return nil
 }
 
-// freshCopy makes a fresh copy of a side's build directory under RunDir,
+// copyBuild makes a fresh copy of a side's build directory under RunDir,
 // kept until tidy removes it.
-func (c *Controls) freshCopy(b Build) (string, error) {
+func (c *Controls) copyBuild(b Build) (string, error) {
 	dir, err := freshCopy(b.Dir, c.RunDir)
 	if err != nil {
 		return "", fmt.Errorf("copying %s for a run: %w", b.Dir, err)

@@ -49,11 +49,11 @@ func TestFreshCopies_StayUntilTidy(t *testing.T) {
 	}
 	c := &Controls{RunDir: t.TempDir()}
 	// A gated round: both sides' copies first, then bin points at each.
-	a, err := c.freshCopy(Build{Dir: build})
+	a, err := c.copyBuild(Build{Dir: build})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := c.freshCopy(Build{Dir: build})
+	b, err := c.copyBuild(Build{Dir: build})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -74,7 +74,7 @@ func invokeGated(ctx context.Context, c *Controls, timeout time.Duration, m Meas
 	// removed under it.
 	dirs := make([]string, len(builds))
 	for _, i := range order {
-		dir, err := c.freshCopy(builds[i])
+		dir, err := c.copyBuild(builds[i])
 		if err != nil {
 			return nil, err
 		}
