@@ -22,7 +22,7 @@ bisect +args:
 # Run the injected-regression test N times and count the passes. Keys: runs=N (default 5)
 check-regression *args:
     n=5; for a in "$@"; do case $a in runs=*) n=${a#runs=} ;; *) echo "check-regression: argument '$a': use runs=N" >&2; exit 2 ;; esac; done; \
-    go test -count="$n" -v -run '^TestInjectedRegression$' ./experiments/pairs/ 2>&1 | \
+    go test -count="$n" -v -run '^TestInjectedRegression$' ./experiments/lab/pairs/ 2>&1 | \
     awk '{ print } /^--- PASS/ { p++ } /^--- (FAIL|SKIP)/ { f++ } END { printf "check-regression: %d of %d runs passed\n", p, p + f; exit (f > 0 || p == 0) }'
 
 # Regenerate an experiment's note and plot from its files alone, byte for byte.

@@ -16,8 +16,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"workbench/experiments/export"
-	"workbench/experiments/note"
+	"workbench/experiments/lab/export"
+	"workbench/experiments/lab/note"
 )
 
 func main() {

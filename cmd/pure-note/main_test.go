@@ -11,7 +11,7 @@ import (
 // Regenerating a note gives the same bytes as the golden note of the
 // renderer's "worse" case.
 func TestRun_RegeneratesByteForByte(t *testing.T) {
-	src := filepath.Join("..", "..", "experiments", "note", "testdata", "same")
+	src := filepath.Join("..", "..", "experiments", "lab", "note", "testdata", "same")
 	dir := t.TempDir()
 	for _, f := range []string{"runs.jsonl", "meta.json", "criteria", "calibration.jsonl"} {
 		b, err := os.ReadFile(filepath.Join(src, f))

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"workbench/experiments/pairs"
+	"workbench/experiments/lab/pairs"
 )
 
 const bisectUsage = `usage: pure-pairs bisect --good REV --bad REV --workload W [flags]

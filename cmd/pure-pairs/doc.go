@@ -12,7 +12,7 @@
 //
 // The subject binaries come from the revisions, built in git worktrees and
 // cached by commit; the harness, the suite and the experiment directory come
-// from the current checkout. See package workbench/experiments/pairs for the
+// from the current checkout. See package workbench/experiments/lab/pairs for the
 // suite format and the controls held equal between the sides, and
 // `pure-pairs help` for every flag.
 //

@@ -6,9 +6,9 @@ import (
 	"io"
 	"path/filepath"
 
-	"workbench/experiments/export"
-	"workbench/experiments/note"
-	"workbench/experiments/pairs"
+	"workbench/experiments/lab/export"
+	"workbench/experiments/lab/note"
+	"workbench/experiments/lab/pairs"
 )
 
 func init() { afterRuns = judgeAndWrite }

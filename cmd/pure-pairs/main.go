@@ -11,7 +11,7 @@ import (
 	"strings"
 	"syscall"
 
-	"workbench/experiments/pairs"
+	"workbench/experiments/lab/pairs"
 )
 
 func main() {

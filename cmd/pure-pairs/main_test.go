@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"workbench/experiments/pairs"
-	"workbench/experiments/pairs/pairstest"
+	"workbench/experiments/lab/pairs"
+	"workbench/experiments/lab/pairs/pairstest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")

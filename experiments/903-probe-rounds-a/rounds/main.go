@@ -23,7 +23,7 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
-	"workbench/experiments/pairs"
+	"workbench/experiments/lab/pairs"
 )
 
 func main() {

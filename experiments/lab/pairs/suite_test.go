@@ -10,7 +10,7 @@ import (
 )
 
 func TestLoadSuite_Default(t *testing.T) {
-	s, err := LoadSuite(filepath.Join("..", "suites"), "default")
+	s, err := LoadSuite(filepath.Join("..", "..", "suites"), "default")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"workbench/experiments/record"
+	"workbench/experiments/lab/record"
 	"workbench/perfcount"
 )
 

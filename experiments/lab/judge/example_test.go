@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"workbench/experiments/judge"
-	"workbench/experiments/record"
+	"workbench/experiments/lab/judge"
+	"workbench/experiments/lab/record"
 	"workbench/perfcount"
 )
 

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"workbench/experiments/record"
+	"workbench/experiments/lab/record"
 )
 
 // Sides of a pair, as record.Run.Side spells them.

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"workbench/experiments/pairs"
-	"workbench/experiments/pairs/pairstest"
+	"workbench/experiments/lab/pairs"
+	"workbench/experiments/lab/pairs/pairstest"
 )
 
 // A worktree left by an interrupted build, registered with or without its

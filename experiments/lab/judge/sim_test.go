@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"workbench/experiments/record"
+	"workbench/experiments/lab/record"
 	"workbench/perfcount"
 )
 

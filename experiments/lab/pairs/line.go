@@ -10,7 +10,7 @@ import (
 	"os"
 	"time"
 
-	"workbench/experiments/record"
+	"workbench/experiments/lab/record"
 )
 
 // A Line is one line of runs.jsonl: a record.Run plus the fields this runner

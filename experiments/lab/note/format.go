@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"workbench/experiments/judge"
+	"workbench/experiments/lab/judge"
 )
 
 // This file holds every number format of the note. Each is a pure function

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"workbench/experiments/judge"
-	"workbench/experiments/record"
+	"workbench/experiments/lab/judge"
+	"workbench/experiments/lab/record"
 	"workbench/perfcount"
 )
 

@@ -6,7 +6,7 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
-	"workbench/experiments/record"
+	"workbench/experiments/lab/record"
 )
 
 func run(side string, pair int, ins float64) record.Run {

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"workbench/experiments/pairs"
-	"workbench/experiments/pairs/pairstest"
+	"workbench/experiments/lab/pairs"
+	"workbench/experiments/lab/pairs/pairstest"
 )
 
 // testSuite runs three workloads of the fake subject: one under callgrind,

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"workbench/experiments/pairs"
+	"workbench/experiments/lab/pairs"
 )
 
 func readMeta(t *testing.T, dir string) pairs.Meta {

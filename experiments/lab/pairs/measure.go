@@ -15,7 +15,7 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
-	"workbench/experiments/record"
+	"workbench/experiments/lab/record"
 	"workbench/perfcount"
 )
 

@@ -10,8 +10,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"workbench/experiments/judge"
-	"workbench/experiments/record"
+	"workbench/experiments/lab/judge"
+	"workbench/experiments/lab/record"
 )
 
 // Files of an experiment directory. `just pairs` writes the first three;

@@ -17,8 +17,8 @@ import (
 
 	"github.com/google/pprof/profile"
 
-	"workbench/experiments/judge"
-	"workbench/experiments/pairs"
+	"workbench/experiments/lab/judge"
+	"workbench/experiments/lab/pairs"
 )
 
 // The regression TestInjectedRegression plants: checkSorted walks each

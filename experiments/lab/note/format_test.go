@@ -1,7 +1,7 @@
 package note
 
 import (
-	"workbench/experiments/judge"
+	"workbench/experiments/lab/judge"
 
 	"strings"
 	"testing"

@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/pprof/profile"
 
-	"workbench/experiments/record"
+	"workbench/experiments/lab/record"
 	"workbench/perfcount"
 )
 

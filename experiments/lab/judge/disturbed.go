@@ -3,7 +3,7 @@ package judge
 import (
 	"math"
 
-	"workbench/experiments/record"
+	"workbench/experiments/lab/record"
 )
 
 // This file holds the disturbance assumption: a run that received much less

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"workbench/experiments/judge"
+	"workbench/experiments/lab/judge"
 	"workbench/perfcount"
 )
 

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"workbench/experiments/pairs"
-	"workbench/experiments/pairs/pairstest"
+	"workbench/experiments/lab/pairs"
+	"workbench/experiments/lab/pairs/pairstest"
 )
 
 // chain is a scratch repository of commits in a line, each with the fake

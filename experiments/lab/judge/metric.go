@@ -3,7 +3,7 @@ package judge
 import (
 	"slices"
 
-	"workbench/experiments/record"
+	"workbench/experiments/lab/record"
 )
 
 // Class groups metrics by the criterion that judges them.

@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"workbench/experiments/record"
+	"workbench/experiments/lab/record"
 )
 
 // CalibrationFile is the file of an experiment directory that holds the

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"workbench/experiments/record"
+	"workbench/experiments/lab/record"
 	"workbench/perfcount"
 )
 

@@ -12,7 +12,7 @@ import (
 
 	"github.com/google/pprof/profile"
 
-	"workbench/experiments/judge"
+	"workbench/experiments/lab/judge"
 )
 
 // TopFunctions is how many functions the note lists per workload in "Where
