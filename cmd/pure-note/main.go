@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"workbench/experiments/lab/expdir"
 	"workbench/experiments/lab/export"
 	"workbench/experiments/lab/note"
 )
@@ -38,16 +39,13 @@ func run(_ context.Context, args []string, stdout, _ io.Writer) error {
 		}
 		dir = filepath.Join("experiments", name)
 	}
-	if err := note.Render(dir); err != nil {
-		return err
-	}
-	exp, err := note.Load(dir)
+	exp, err := note.Render(dir)
 	if err != nil {
 		return err
 	}
 	if err := export.WriteFile(dir, exp.Name, exp.Runs); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "wrote %s, %s and %s\n", filepath.Join(dir, note.NoteFile), filepath.Join(dir, note.PlotFile), filepath.Join(dir, export.File))
+	fmt.Fprintf(stdout, "wrote %s, %s and %s\n", filepath.Join(dir, expdir.NoteFile), filepath.Join(dir, expdir.PlotFile), filepath.Join(dir, expdir.ExportFile))
 	return nil
 }

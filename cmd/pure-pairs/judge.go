@@ -6,30 +6,26 @@ import (
 	"io"
 	"path/filepath"
 
+	"workbench/experiments/lab/expdir"
 	"workbench/experiments/lab/export"
 	"workbench/experiments/lab/note"
 	"workbench/experiments/lab/pairs"
 )
-
-func init() { afterRuns = judgeAndWrite }
 
 // judgeAndWrite judges the experiment from its directory alone, writes its
 // note, plot and benchstat export there, and prints the verdict.
 func judgeAndWrite(ctx context.Context, res *pairs.Result, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "%s: %d runs recorded (%d failed), %d from earlier sessions, in %s\n",
 		res.Experiment, res.Ran, res.Failed, res.Skipped, res.RunsPath)
-	if err := note.Render(res.Dir); err != nil {
-		return fmt.Errorf("writing the note of %s: %w", res.Experiment, err)
-	}
-	exp, err := note.Load(res.Dir)
+	exp, err := note.Render(res.Dir)
 	if err != nil {
-		return err
+		return fmt.Errorf("writing the note of %s: %w", res.Experiment, err)
 	}
 	if err := export.WriteFile(res.Dir, exp.Name, exp.Runs); err != nil {
 		return fmt.Errorf("exporting %s for benchstat: %w", res.Experiment, err)
 	}
 	printVerdict(stdout, exp)
-	fmt.Fprintf(stdout, "note: %s\nbenchstat: benchstat -col side %s\n", filepath.Join(res.Dir, note.NoteFile), filepath.Join(res.Dir, export.File))
+	fmt.Fprintf(stdout, "note: %s\nbenchstat: benchstat -col side %s\n", filepath.Join(res.Dir, expdir.NoteFile), filepath.Join(res.Dir, expdir.ExportFile))
 	return nil
 }
 

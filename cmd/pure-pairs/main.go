@@ -43,20 +43,6 @@ func exitCode(err error) int {
 	return 1
 }
 
-// afterRuns is the step after the runs: judge the change against the
-// criteria and render the note, from the experiment directory alone.
-//
-// HOOK(lead): wire experiments/judge and the note renderer here, e.g.
-//
-//	verdict, err := judge.Dir(res.Dir); note.Write(res.Dir, verdict); print the verdict
-//
-// Until then it prints where the runs are.
-var afterRuns = func(ctx context.Context, res *pairs.Result, stdout, stderr io.Writer) error {
-	fmt.Fprintf(stdout, "%s: %d runs recorded (%d failed), %d from earlier sessions, in %s\n",
-		res.Experiment, res.Ran, res.Failed, res.Skipped, res.RunsPath)
-	return nil
-}
-
 const usage = `usage: pure-pairs run --before REV --after REV [flags]
        pure-pairs run before=REV after=REV [pairs=N] [suite=NAME] [exp=NAME] [resume=1]
 
@@ -244,7 +230,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := afterRuns(ctx, res, stdout, stderr); err != nil {
+	if err := judgeAndWrite(ctx, res, stdout, stderr); err != nil {
 		return err
 	}
 	if res.CalibrationSaved != "" {

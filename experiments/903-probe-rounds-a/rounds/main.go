@@ -23,7 +23,7 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
-	"workbench/experiments/lab/pairs"
+	"workbench/experiments/lab/expdir"
 )
 
 func main() {
@@ -51,7 +51,7 @@ func run(dir string) error {
 		return err
 	}
 	defer f.Close()
-	lines, _, err := pairs.ReadRuns(f)
+	lines, _, err := expdir.ReadRuns(f)
 	if err != nil {
 		return err
 	}
@@ -154,7 +154,7 @@ func run(dir string) error {
 
 // recordedLog is ln(after / before) of the runs' paired times, NaN when
 // either side has none.
-func recordedLog(lines []pairs.Line, workload string, pair int) float64 {
+func recordedLog(lines []expdir.Line, workload string, pair int) float64 {
 	a, b := math.NaN(), math.NaN()
 	for _, l := range lines {
 		if l.Workload != workload || l.Pair != pair || l.Metrics.PairedTime <= 0 {

@@ -16,28 +16,27 @@
 package export
 
 import (
+	"bytes"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
-	"workbench/experiments/lab/record"
+	"workbench/experiments/lab/expdir"
 	"workbench/perfcount"
 )
 
 // File is the name of the export in an experiment directory.
-const File = "bench.txt"
+const File = expdir.ExportFile
 
 // Write writes runs in the Go benchmark format: before first, then after,
 // each in pair order.
-func Write(w io.Writer, experiment string, runs []record.Run) error {
+func Write(w io.Writer, experiment string, runs []expdir.Run) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "experiment: %s\n", experiment)
 	units := map[string]bool{}
 	for _, side := range []string{"before", "after"} {
-		var rs []record.Run
+		var rs []expdir.Run
 		for _, r := range runs {
 			if r.Side == side && r.ExitCode == 0 && r.Ops > 0 {
 				rs = append(rs, r)
@@ -46,7 +45,7 @@ func Write(w io.Writer, experiment string, runs []record.Run) error {
 		if len(rs) == 0 {
 			continue
 		}
-		slices.SortStableFunc(rs, func(a, b record.Run) int {
+		slices.SortStableFunc(rs, func(a, b expdir.Run) int {
 			if a.Pair != b.Pair {
 				return a.Pair - b.Pair
 			}
@@ -72,7 +71,7 @@ func Write(w io.Writer, experiment string, runs []record.Run) error {
 
 // result formats one run as a benchmark result line and returns the unit
 // declarations its units need.
-func result(r record.Run) (string, []string) {
+func result(r expdir.Run) (string, []string) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Benchmark%s %d", Name(r.Workload), r.Ops)
 	var units []string
@@ -101,7 +100,7 @@ func result(r record.Run) (string, []string) {
 
 // Unit names a count's benchmark unit: callgrind's instructions are
 // "instructions/op"; counts from perf carry the prefix "perf-".
-func Unit(c record.Count) string {
+func Unit(c expdir.Count) string {
 	u := strings.ReplaceAll(c.Event, " ", "_") + "/op"
 	if c.Source != perfcount.SourceCallgrind {
 		u = "perf-" + u
@@ -128,15 +127,11 @@ func Name(workload string) string {
 	return b.String()
 }
 
-// WriteFile writes the export of runs into dir/bench.txt.
-func WriteFile(dir, experiment string, runs []record.Run) error {
-	f, err := os.Create(filepath.Join(dir, File))
-	if err != nil {
+// WriteFile writes the export of runs into dir/bench.txt, atomically.
+func WriteFile(dir, experiment string, runs []expdir.Run) error {
+	var b bytes.Buffer
+	if err := Write(&b, experiment, runs); err != nil {
 		return err
 	}
-	if err := Write(f, experiment, runs); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return expdir.WriteFileAtomic(expdir.Dir(dir).Path(File), b.Bytes())
 }

@@ -6,14 +6,14 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
-	"workbench/experiments/lab/record"
+	"workbench/experiments/lab/expdir"
 )
 
-func run(side string, pair int, ins float64) record.Run {
-	return record.Run{
+func run(side string, pair int, ins float64) expdir.Run {
+	return expdir.Run{
 		Workload: "sort-ints-10k", Side: side, Pair: pair, Revision: "HEAD", Commit: "abc",
-		Ops: 20, Metrics: record.Metrics{Throughput: 2000, CPUPerOp: 0.0005},
-		Counts: []record.Count{
+		Ops: 20, Metrics: expdir.Metrics{Throughput: 2000, CPUPerOp: 0.0005},
+		Counts: []expdir.Count{
 			{Event: "instructions", PerOp: ins, Value: 20 * ins, Source: "callgrind"},
 			{Event: "task-clock", PerOp: 500000, Source: "perf"},
 		},
@@ -23,7 +23,7 @@ func run(side string, pair int, ins float64) record.Run {
 // benchfmt, which benchstat uses, reads every run, with the sides as
 // configuration and callgrind's instructions declared exact.
 func TestWrite_ReadByBenchfmt(t *testing.T) {
-	runs := []record.Run{run("after", 1, 2300), run("before", 1, 2200), run("before", 2, 2200), run("after", 2, 2300)}
+	runs := []expdir.Run{run("after", 1, 2300), run("before", 1, 2200), run("before", 2, 2200), run("after", 2, 2300)}
 	failed := run("after", 3, 1)
 	failed.ExitCode = 2
 	runs = append(runs, failed)

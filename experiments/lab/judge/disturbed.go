@@ -3,7 +3,7 @@ package judge
 import (
 	"math"
 
-	"workbench/experiments/lab/record"
+	"workbench/experiments/lab/expdir"
 )
 
 // This file holds the disturbance assumption: a run that received much less
@@ -58,7 +58,7 @@ type sideStats struct{ med, limit float64 }
 
 // departure returns run r's relative departure on metric and whether r
 // carries it.
-func (st sideStats) departure(r *record.Run, metric string) (float64, bool) {
+func (st sideStats) departure(r *expdir.Run, metric string) (float64, bool) {
 	v := timedValue(r, metric)
 	if v == 0 || st.med == 0 {
 		return 0, false
@@ -106,7 +106,7 @@ func (rule DisturbanceRule) outliers(xs []float64) (med, limit float64, out []bo
 // findDisturbed applies the rule to the runs of one side; runs that lack a
 // metric (value 0) are not judged on it. It returns the disturbances in the
 // order of runs and metrics, and how many metrics it could not check.
-func (rule DisturbanceRule) findDisturbed(side string, runs []*record.Run) (found []Disturbance, unchecked []string, stats map[string]sideStats) {
+func (rule DisturbanceRule) findDisturbed(side string, runs []*expdir.Run) (found []Disturbance, unchecked []string, stats map[string]sideStats) {
 	stats = map[string]sideStats{}
 	for _, metric := range disturbanceMetrics {
 		var xs []float64

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"workbench/experiments/lab/record"
+	"workbench/experiments/lab/expdir"
 	"workbench/perfcount"
 )
 
@@ -61,17 +61,17 @@ func TestJudge_AA_FewFalseDisturbances(t *testing.T) {
 // as disturbed alike and used. When only the after run lost it, the pair is
 // left out.
 func TestJudge_PairDisturbedAlike(t *testing.T) {
-	mk := func(afterShare3, beforeShare3 float64) []record.Run {
-		var runs []record.Run
+	mk := func(afterShare3, beforeShare3 float64) []expdir.Run {
+		var runs []expdir.Run
 		for i := range 6 {
 			for s, side := range []string{SideBefore, SideAfter} {
 				share := 0.90 + 0.002*float64(i%3)
 				if i == 2 {
 					share = []float64{beforeShare3, afterShare3}[s]
 				}
-				runs = append(runs, record.Run{
+				runs = append(runs, expdir.Run{
 					Workload: "w", Side: side, Pair: i + 1, Position: 1 + (s+i)%2, Ops: 1,
-					Metrics: record.Metrics{Throughput: 1000 * (1 + 0.001*float64(i)), CPUShare: share, CPUPerOp: 1e-3},
+					Metrics: expdir.Metrics{Throughput: 1000 * (1 + 0.001*float64(i)), CPUShare: share, CPUPerOp: 1e-3},
 				})
 			}
 		}

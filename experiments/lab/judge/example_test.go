@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"workbench/experiments/lab/expdir"
 	"workbench/experiments/lab/judge"
-	"workbench/experiments/lab/record"
 	"workbench/perfcount"
 )
 
@@ -15,13 +15,13 @@ func ExampleJudge() {
 	throughput := [][2]float64{{44500, 44200}, {44610, 44400}, {44480, 38900}, {44550, 44300}, {44400, 44150}, {44700, 44350}}
 	share := [][2]float64{{0.90, 0.90}, {0.91, 0.90}, {0.90, 0.78}, {0.90, 0.91}, {0.89, 0.90}, {0.90, 0.90}}
 	instr := [][2]float64{{8.695e6, 8.776e6}, {8.694e6, 8.777e6}, {8.696e6, 8.775e6}, {8.695e6, 8.776e6}, {8.697e6, 8.778e6}, {8.695e6, 8.776e6}}
-	var runs []record.Run
+	var runs []expdir.Run
 	for i := range 6 {
 		for s, side := range []string{judge.SideBefore, judge.SideAfter} {
-			runs = append(runs, record.Run{
+			runs = append(runs, expdir.Run{
 				Workload: "field", Side: side, Pair: i + 1, Position: 1 + (s+i)%2, Ops: 1,
-				Metrics: record.Metrics{Throughput: throughput[i][s], CPUShare: share[i][s], CPUPerOp: 4.26e-5},
-				Counts:  []record.Count{{Event: "instructions:u", Value: instr[i][s], PerOp: instr[i][s], Source: perfcount.SourceCallgrind}},
+				Metrics: expdir.Metrics{Throughput: throughput[i][s], CPUShare: share[i][s], CPUPerOp: 4.26e-5},
+				Counts:  []expdir.Count{{Event: "instructions:u", Value: instr[i][s], PerOp: instr[i][s], Source: perfcount.SourceCallgrind}},
 			})
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"workbench/experiments/lab/record"
+	"workbench/experiments/lab/expdir"
 	"workbench/perfcount"
 )
 
@@ -21,7 +21,7 @@ import (
 //
 // Judge is a pure function of its arguments: it does no I/O and the same
 // arguments always give the same Report.
-func Judge(runs []record.Run, crit Criteria, calib []record.Run, opts Options) Report {
+func Judge(runs []expdir.Run, crit Criteria, calib []expdir.Run, opts Options) Report {
 	opts = opts.withDefaults()
 	rep := Report{Criteria: crit, Options: opts}
 	groups, warns := groupRuns(runs)
@@ -71,7 +71,7 @@ func judgeWorkload(w workloadRuns, cal *workloadRuns, lim Limits, opts Options) 
 	// whose two runs did not depart alike.
 	stats := map[string]map[string]sideStats{}
 	for _, side := range []string{SideBefore, SideAfter} {
-		var rs []*record.Run
+		var rs []*expdir.Run
 		for i := range w.pairs {
 			if r := w.pairs[i].run(side); r != nil && r.ExitCode == 0 {
 				rs = append(rs, r)
@@ -191,7 +191,7 @@ func judgeMetric(m Metric, w workloadRuns, rows []PairRow, cal *workloadRuns, li
 	if m.Class != ClassTime {
 		var sources []perfcount.Source
 		for i := range w.pairs {
-			for _, r := range []*record.Run{w.pairs[i].before, w.pairs[i].after} {
+			for _, r := range []*expdir.Run{w.pairs[i].before, w.pairs[i].after} {
 				if r == nil || r.ExitCode != 0 {
 					continue
 				}
@@ -206,7 +206,7 @@ func judgeMetric(m Metric, w workloadRuns, rows []PairRow, cal *workloadRuns, li
 			mr.Source = sources[0]
 		}
 	}
-	value := func(r *record.Run) (v float64, multiplexed, ok bool) {
+	value := func(r *expdir.Run) (v float64, multiplexed, ok bool) {
 		if m.Class == ClassTime {
 			v = timedValue(r, m.Name)
 			return v, false, v > 0

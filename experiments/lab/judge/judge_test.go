@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"workbench/experiments/lab/record"
+	"workbench/experiments/lab/expdir"
 	"workbench/perfcount"
 )
 
@@ -156,17 +156,17 @@ func TestJudge_Straddles_Unknown(t *testing.T) {
 // exactRuns returns runs of a workload with only instruction counts: every
 // before run counts 1,000,000 per op, and the after run of pair i counts
 // ratios[i-1] times that.
-func exactRuns(workload string, pairs int, src perfcount.Source, ratios []float64) []record.Run {
-	var runs []record.Run
+func exactRuns(workload string, pairs int, src perfcount.Source, ratios []float64) []expdir.Run {
+	var runs []expdir.Run
 	for p := 1; p <= pairs; p++ {
 		for _, side := range []string{SideBefore, SideAfter} {
 			v := 1e6
 			if side == SideAfter {
 				v *= ratios[(p-1)%len(ratios)]
 			}
-			runs = append(runs, record.Run{
+			runs = append(runs, expdir.Run{
 				Workload: workload, Side: side, Pair: p, Ops: 1,
-				Counts: []record.Count{{Event: "instructions:u", Value: v, PerOp: v, Source: src}},
+				Counts: []expdir.Count{{Event: "instructions:u", Value: v, PerOp: v, Source: src}},
 			})
 		}
 	}
@@ -252,7 +252,7 @@ func TestJudge_Overrides(t *testing.T) {
 
 func TestJudge_Deterministic(t *testing.T) {
 	rng := newRand(t, 18)
-	var runs []record.Run
+	var runs []expdir.Run
 	for _, name := range []string{"b", "a", "c"} {
 		s := sim{workload: name, pairs: 8, timeNoise: 0.01, countNoise: 0.002, timeRatio: 0.99, countRatio: 1.004, source: perfcount.SourcePerf}
 		runs = append(runs, s.runs(rng)...)
@@ -279,7 +279,7 @@ func TestJudge_Deterministic(t *testing.T) {
 func TestJudge_PairedTime(t *testing.T) {
 	throughputRatio := []float64{1.00, 0.99, 0.94, 1.01, 1.00, 0.995}
 	pairedRatio := []float64{1.002, 0.998, 1.006, 0.997, 1.001, 1.004}
-	var runs []record.Run
+	var runs []expdir.Run
 	for p := 1; p <= 6; p++ {
 		for _, side := range []string{SideBefore, SideAfter} {
 			thr, pt := 1000.0, 1/math.Sqrt(pairedRatio[p-1])
@@ -287,8 +287,8 @@ func TestJudge_PairedTime(t *testing.T) {
 				thr *= throughputRatio[p-1]
 				pt = math.Sqrt(pairedRatio[p-1])
 			}
-			runs = append(runs, record.Run{Workload: "w", Side: side, Pair: p, Ops: 1,
-				Metrics: record.Metrics{Throughput: thr, CPUShare: 1, PairedTime: pt}})
+			runs = append(runs, expdir.Run{Workload: "w", Side: side, Pair: p, Ops: 1,
+				Metrics: expdir.Metrics{Throughput: thr, CPUShare: 1, PairedTime: pt}})
 		}
 	}
 	byThroughput := DefaultCriteria

@@ -3,14 +3,14 @@ package judge
 import (
 	"slices"
 
-	"workbench/experiments/lab/record"
+	"workbench/experiments/lab/expdir"
 )
 
 // Class groups metrics by the criterion that judges them.
 type Class string
 
 const (
-	// ClassTime holds the measurements of the timed run (record.Metrics):
+	// ClassTime holds the measurements of the timed run (expdir.Metrics):
 	// throughput, CPU per op, latency percentiles and peak RSS. They are
 	// judged against Limits.TimeMaxWorse, and only over clean pairs.
 	ClassTime Class = "time"
@@ -44,7 +44,7 @@ const (
 	MetricP50        = "p50"
 	MetricP99        = "p99"
 	MetricPeakRSS    = "peak_rss"
-	// MetricPairedTime is record.Metrics.PairedTime: each side's time per op
+	// MetricPairedTime is expdir.Metrics.PairedTime: each side's time per op
 	// over the geometric mean of both, from the regions of the two sides
 	// that took turns next to each other; its after/before ratio is the
 	// pair's measured time ratio. Only runs made with pure-count run --gate
@@ -77,7 +77,7 @@ func isTimedMetric(name string) bool {
 }
 
 // timedValue returns the run's value of a timed metric; 0 when absent.
-func timedValue(r *record.Run, name string) float64 {
+func timedValue(r *expdir.Run, name string) float64 {
 	switch name {
 	case MetricThroughput:
 		return r.Metrics.Throughput
@@ -103,7 +103,7 @@ const metricCPUShare = "cpu_share"
 
 // countValue returns the run's per-operation count of event and the count
 // itself; ok is false when the run did not count it.
-func countValue(r *record.Run, event string) (perOp float64, c record.Count, ok bool) {
+func countValue(r *expdir.Run, event string) (perOp float64, c expdir.Count, ok bool) {
 	for _, c := range r.Counts {
 		if c.Event != event {
 			continue
@@ -114,16 +114,16 @@ func countValue(r *record.Run, event string) (perOp float64, c record.Count, ok 
 		}
 		return perOp, c, true
 	}
-	return 0, record.Count{}, false
+	return 0, expdir.Count{}, false
 }
 
 // presentMetrics lists the metrics that some successful run of w carries:
 // the timed ones in their fixed order, then count events by name, the first
 // of opts.InstructionEvents present being the instruction metric.
 func presentMetrics(w workloadRuns, opts Options) []Metric {
-	var runs []*record.Run
+	var runs []*expdir.Run
 	for i := range w.pairs {
-		for _, r := range []*record.Run{w.pairs[i].before, w.pairs[i].after} {
+		for _, r := range []*expdir.Run{w.pairs[i].before, w.pairs[i].after} {
 			if r != nil && r.ExitCode == 0 {
 				runs = append(runs, r)
 			}
@@ -131,7 +131,7 @@ func presentMetrics(w workloadRuns, opts Options) []Metric {
 	}
 	var out []Metric
 	for _, m := range timedMetrics {
-		if slices.ContainsFunc(runs, func(r *record.Run) bool { return timedValue(r, m.Name) != 0 }) {
+		if slices.ContainsFunc(runs, func(r *expdir.Run) bool { return timedValue(r, m.Name) != 0 }) {
 			out = append(out, m)
 		}
 	}

@@ -5,10 +5,10 @@ import (
 	"slices"
 	"strings"
 
-	"workbench/experiments/lab/record"
+	"workbench/experiments/lab/expdir"
 )
 
-// Sides of a pair, as record.Run.Side spells them.
+// Sides of a pair, as expdir.Run.Side spells them.
 const (
 	SideBefore = "before"
 	SideAfter  = "after"
@@ -37,11 +37,11 @@ const (
 // pairRuns is one pair of one workload as found in the runs.
 type pairRuns struct {
 	num           int
-	before, after *record.Run
+	before, after *expdir.Run
 }
 
 // run returns the pair's run of side.
-func (p *pairRuns) run(side string) *record.Run {
+func (p *pairRuns) run(side string) *expdir.Run {
 	if side == SideBefore {
 		return p.before
 	}
@@ -57,13 +57,13 @@ type workloadRuns struct {
 // groupRuns sorts runs into workloads (by name) and pairs (by number). A run
 // with an unknown side, or a second run for the same pair and side, is left
 // out with a warning; the first in input order is kept.
-func groupRuns(runs []record.Run) ([]workloadRuns, []error) {
+func groupRuns(runs []expdir.Run) ([]workloadRuns, []error) {
 	var warns []error
 	byName := make(map[string]map[int]*pairRuns)
 	for i := range runs {
 		r := &runs[i]
-		if r.Schema > record.SchemaVersion {
-			warns = append(warns, fmt.Errorf("run %d (%s, pair %d, %s) has schema %d, newer than %d: fields may be misread", i+1, r.Workload, r.Pair, r.Side, r.Schema, record.SchemaVersion))
+		if r.Schema > expdir.SchemaVersion {
+			warns = append(warns, fmt.Errorf("run %d (%s, pair %d, %s) has schema %d, newer than %d: fields may be misread", i+1, r.Workload, r.Pair, r.Side, r.Schema, expdir.SchemaVersion))
 		}
 		if r.Side != SideBefore && r.Side != SideAfter {
 			warns = append(warns, fmt.Errorf("run %d (%s, pair %d) has side %q, expected before or after: left out", i+1, r.Workload, r.Pair, r.Side))

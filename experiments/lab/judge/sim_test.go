@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"workbench/experiments/lab/record"
+	"workbench/experiments/lab/expdir"
 	"workbench/perfcount"
 )
 
@@ -33,9 +33,9 @@ func newRand(t testing.TB, seed uint64) *rand.Rand {
 }
 
 // runs returns the simulated runs.
-func (s sim) runs(rng *rand.Rand) []record.Run {
+func (s sim) runs(rng *rand.Rand) []expdir.Run {
 	noise := func(sigma float64) float64 { return math.Exp(sigma * rng.NormFloat64()) }
-	var out []record.Run
+	var out []expdir.Run
 	start := time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)
 	for p := 1; p <= s.pairs; p++ {
 		sides := []string{SideBefore, SideAfter}
@@ -49,19 +49,19 @@ func (s sim) runs(rng *rand.Rand) []record.Run {
 			}
 			const ops = 100000
 			perOp := 1e6 * cr * noise(s.countNoise)
-			out = append(out, record.Run{
-				Schema: record.SchemaVersion, Experiment: "sim", Workload: s.workload,
+			out = append(out, expdir.Run{
+				Schema: expdir.SchemaVersion, Experiment: "sim", Workload: s.workload,
 				Side: side, Pair: p, Position: pos + 1,
 				Start: start.Add(time.Duration(len(out)) * time.Minute),
 				Ops:   ops,
-				Metrics: record.Metrics{
+				Metrics: expdir.Metrics{
 					Throughput: 10000 * tr * noise(s.timeNoise),
 					CPUPerOp:   1e-4 / tr * noise(s.timeNoise),
 					CPUShare:   0.9 * noise(s.timeNoise/2),
 					P50:        1e-3 / tr * noise(s.timeNoise),
 					P99:        4e-3 / tr * noise(2*s.timeNoise),
 				},
-				Counts: []record.Count{{
+				Counts: []expdir.Count{{
 					Event: "instructions:u", Value: perOp * ops, PerOp: perOp, Source: s.source,
 				}},
 			})
@@ -71,7 +71,7 @@ func (s sim) runs(rng *rand.Rand) []record.Run {
 }
 
 // find returns a pointer to the run of pair and side in runs.
-func find(runs []record.Run, pair int, side string) *record.Run {
+func find(runs []expdir.Run, pair int, side string) *expdir.Run {
 	for i := range runs {
 		if runs[i].Pair == pair && runs[i].Side == side {
 			return &runs[i]

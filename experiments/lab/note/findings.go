@@ -3,6 +3,7 @@ package note
 import (
 	"fmt"
 	"strings"
+	"workbench/experiments/lab/expdir"
 )
 
 // writeFailures writes every failed run with its exit status and the end
@@ -45,7 +46,7 @@ func (e *Experiment) writeFailures(b *strings.Builder) {
 // writePlot writes the link to the plot and how to read it.
 func (e *Experiment) writePlot(b *strings.Builder) {
 	b.WriteString("## Plot\n\n")
-	fmt.Fprintf(b, "![Per-pair ratios after/before of each workload's deciding metrics](%s)\n\n", PlotFile)
+	fmt.Fprintf(b, "![Per-pair ratios after/before of each workload's deciding metrics](%s)\n\n", expdir.PlotFile)
 	b.WriteString("Each point is one pair's ratio after/before; hollow points are pairs the metric did not use. The solid line is no change, the dashed lines each metric's threshold on either side.\n\n")
 }
 

@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/pprof/profile"
 
-	"workbench/experiments/lab/record"
+	"workbench/experiments/lab/expdir"
 	"workbench/perfcount"
 )
 
@@ -69,8 +69,8 @@ type wl struct {
 }
 
 // genRuns returns the runs of an experiment of pairs ABBA pairs.
-func genRuns(exp string, pairs int, m perfcount.Machine, wls []wl, revBefore, revAfter string) []record.Run {
-	var runs []record.Run
+func genRuns(exp string, pairs int, m perfcount.Machine, wls []wl, revBefore, revAfter string) []expdir.Run {
+	var runs []expdir.Run
 	const ops = 10000
 	t := genStart
 	for p := 1; p <= pairs; p++ {
@@ -96,11 +96,11 @@ func genRuns(exp string, pairs int, m perfcount.Machine, wls []wl, revBefore, re
 					thr *= 1 - w.disturb[1]
 					share *= 1 - w.disturb[1]
 				}
-				r := record.Run{
-					Schema: record.SchemaVersion, Experiment: exp, Suite: "default", Workload: w.name,
+				r := expdir.Run{
+					Schema: expdir.SchemaVersion, Experiment: exp, Suite: "default", Workload: w.name,
 					Side: side, Revision: rev, Commit: commit, Pair: p, Position: pos + 1,
 					Start: t, Wall: time.Duration(float64(ops) / thr * 1e9), Ops: ops,
-					Metrics: record.Metrics{Throughput: thr, CPUPerOp: share / thr, CPUShare: share},
+					Metrics: expdir.Metrics{Throughput: thr, CPUPerOp: share / thr, CPUShare: share},
 					Machine: m,
 				}
 				t = t.Add(r.Wall + time.Second)
@@ -115,14 +115,14 @@ func genRuns(exp string, pairs int, m perfcount.Machine, wls []wl, revBefore, re
 						v *= 1 + w.countDelta
 					}
 					v = float64(int64(v*ops)) / ops
-					r.Counts = []record.Count{{Event: w.event, Value: v * ops, PerOp: v, Source: w.source}}
+					r.Counts = []expdir.Count{{Event: w.event, Value: v * ops, PerOp: v, Source: w.source}}
 				}
 				if s == 1 && p == w.crash {
-					r.Metrics, r.Counts, r.ExitCode = record.Metrics{}, nil, 2
+					r.Metrics, r.Counts, r.ExitCode = expdir.Metrics{}, nil, 2
 					r.StderrTail = "panic: runtime error: index out of range [3] with length 3\n\ngoroutine 1 [running]:\nworkbench/pure/store.(*Tree).find(...)\n\t/work/main/pure/store/tree.go:212 +0x1d4\nmain.main()\n\t/work/main/cmd/pure-count/main.go:48 +0x2a8\n"
 				}
 				if s == 0 && p == w.timeout {
-					r.Metrics, r.Counts, r.ExitCode = record.Metrics{}, nil, -1
+					r.Metrics, r.Counts, r.ExitCode = expdir.Metrics{}, nil, -1
 				}
 				runs = append(runs, r)
 			}
@@ -133,11 +133,11 @@ func genRuns(exp string, pairs int, m perfcount.Machine, wls []wl, revBefore, re
 
 // genCase is the inputs of one golden case.
 type genCase struct {
-	runs []record.Run
+	runs []expdir.Run
 	// errors are the harness's errors of runs, by index.
 	errors      map[int]string
 	tail        string // appended to runs.jsonl as it is
-	calibration []record.Run
+	calibration []expdir.Run
 	meta        map[string]any
 	criteria    string // "" writes no criteria file
 	profiles    map[string][2]*profile.Profile
@@ -307,17 +307,17 @@ func writeCase(dir string, c genCase) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	files := map[string][]byte{RunsFile: append(jsonl(c.runs, c.errors), c.tail...)}
+	files := map[string][]byte{expdir.RunsFile: append(jsonl(c.runs, c.errors), c.tail...)}
 	if c.calibration != nil {
-		files[CalibrationFile] = jsonl(c.calibration, nil)
+		files[expdir.CalibrationFile] = jsonl(c.calibration, nil)
 	}
 	meta, err := json.MarshalIndent(c.meta, "", "  ")
 	if err != nil {
 		return err
 	}
-	files[MetaFile] = append(meta, '\n')
+	files[expdir.MetaFile] = append(meta, '\n')
 	if c.criteria != "" {
-		files[CriteriaFile] = []byte(c.criteria)
+		files[expdir.CriteriaFile] = []byte(c.criteria)
 	}
 	for name, b := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
@@ -330,7 +330,7 @@ func writeCase(dir string, c genCase) error {
 // writeProfiles writes c's profiles into dir/profiles.
 func writeProfiles(dir string, c genCase) error {
 	for w, ps := range c.profiles {
-		if err := os.MkdirAll(filepath.Join(dir, ProfilesDir), 0o755); err != nil {
+		if err := os.MkdirAll(filepath.Join(dir, expdir.ProfilesDir), 0o755); err != nil {
 			return err
 		}
 		for i, side := range []string{"before", "after"} {
@@ -338,7 +338,7 @@ func writeProfiles(dir string, c genCase) error {
 			if err := ps[i].Write(&b); err != nil {
 				return err
 			}
-			if err := os.WriteFile(filepath.Join(dir, ProfilesDir, fmt.Sprintf("%s.%s.pb.gz", w, side)), b.Bytes(), 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(dir, expdir.ProfilesDir, fmt.Sprintf("%s.%s.pb.gz", w, side)), b.Bytes(), 0o644); err != nil {
 				return err
 			}
 		}
@@ -348,12 +348,12 @@ func writeProfiles(dir string, c genCase) error {
 
 // jsonl writes runs one JSON object per line, with the harness's error
 // of run i from errs[i], as `just pairs` writes them.
-func jsonl(runs []record.Run, errs map[int]string) []byte {
+func jsonl(runs []expdir.Run, errs map[int]string) []byte {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	for i, r := range runs {
-		if err := enc.Encode(runLine{Run: r, Error: errs[i]}); err != nil {
-			panic(err) // a record.Run always encodes
+		if err := enc.Encode(expdir.Line{Run: r, Error: errs[i]}); err != nil {
+			panic(err) // a expdir.Run always encodes
 		}
 	}
 	return b.Bytes()

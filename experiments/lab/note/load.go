@@ -1,32 +1,14 @@
 package note
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
+	"cmp"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
+	"strings"
 
+	"workbench/experiments/lab/expdir"
 	"workbench/experiments/lab/judge"
-	"workbench/experiments/lab/record"
-)
-
-// Files of an experiment directory. `just pairs` writes the first three;
-// CalibrationFile and the profiles are optional; Render writes NoteFile and
-// PlotFile.
-const (
-	RunsFile        = "runs.jsonl"
-	MetaFile        = "meta.json"
-	CriteriaFile    = "criteria"
-	CalibrationFile = "calibration.jsonl"
-	// ProfilesDir holds callgrind-derived pprof profiles, two per
-	// workload: W.before.pb.gz and W.after.pb.gz.
-	ProfilesDir = "profiles"
-	NoteFile    = "note.md"
-	PlotFile    = "ratios.png"
 )
 
 // Experiment is everything the note says, read from an experiment
@@ -38,17 +20,17 @@ type Experiment struct {
 	// Name is the experiment's name: meta.json's, or the directory's.
 	Name string
 	// Meta is meta.json as read.
-	Meta Meta
+	Meta expdir.Meta
 	// CriteriaText is the criteria file as read; empty when it is
 	// missing, in which case Criteria are judge.DefaultCriteria.
 	CriteriaText string
 	Criteria     judge.Criteria
 	// Runs are the runs of runs.jsonl, in file order.
-	Runs []record.Run
+	Runs []expdir.Run
 	// Calibrated is true when calibration.jsonl exists; Calibration holds
 	// its runs (A/A: the same build on both sides).
 	Calibrated  bool
-	Calibration []record.Run
+	Calibration []expdir.Run
 	// Failures are the runs that failed, in file order.
 	Failures []Failure
 	// NativeProcesses is, per run, how many fresh native (perf) processes
@@ -67,22 +49,10 @@ type Experiment struct {
 
 // Failure is a run that exited with a non-zero status or gave no result.
 type Failure struct {
-	Run record.Run
+	Run expdir.Run
 	// Error is the harness's reason, when it recorded one (runs.jsonl's
 	// "error" field).
 	Error string
-}
-
-// runLine is what the note reads of a runs.jsonl line: the record, the
-// harness's error and its measurements' backends and floors. Other fields
-// are ignored.
-type runLine struct {
-	record.Run
-	Error        string `json:"error,omitempty"`
-	Measurements []struct {
-		Backend      string  `json:"backend"`
-		FloorNsPerOp float64 `json:"floor_ns_per_op"`
-	} `json:"measurements,omitempty"`
 }
 
 // CellRef names one run: a workload's side in a pair.
@@ -98,26 +68,24 @@ type CellRef struct {
 // the runs with judge.Judge and default options. All the note's I/O
 // happens here: Write and Plot only format what Load read.
 func Load(dir string) (*Experiment, error) {
-	meta, err := readMeta(dir)
+	d := expdir.Dir(dir)
+	meta, err := d.Meta()
 	if err != nil {
 		return nil, err
 	}
-	e := &Experiment{Name: meta.Experiment, Meta: meta}
-	if e.Name == "" {
-		e.Name = filepath.Base(filepath.Clean(dir))
-	}
+	e := &Experiment{Name: cmp.Or(meta.Experiment, d.Name()), Meta: meta}
 
 	// 1. The runs. Bad lines are warnings; no run at all is an error.
-	lines, warns, err := readRuns(filepath.Join(dir, RunsFile), RunsFile)
+	lines, warns, err := d.Runs()
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("%s not found: run `just pairs before=%s after=%s` to measure, then `just note exp=%s`: %w",
-			filepath.Join(dir, RunsFile), orUnknown(meta.Before.Revision), orUnknown(meta.After.Revision), e.Name, ErrNoRuns)
+			d.Path(expdir.RunsFile), orUnknown(meta.Before.Revision), orUnknown(meta.After.Revision), e.Name, ErrNoRuns)
 	}
 	if err != nil {
 		return nil, err
 	}
 	if len(lines) == 0 {
-		return nil, fmt.Errorf("%s holds no run: was `just pairs` interrupted before the first run finished? %w", filepath.Join(dir, RunsFile), ErrNoRuns)
+		return nil, fmt.Errorf("%s holds no run: was `just pairs` interrupted before the first run finished? %w", d.Path(expdir.RunsFile), ErrNoRuns)
 	}
 	e.Warnings = append(e.Warnings, warns...)
 	for _, l := range lines {
@@ -139,15 +107,15 @@ func Load(dir string) (*Experiment, error) {
 	// none. A bad line is an error: a verdict against criteria the author
 	// did not write would mislead.
 	e.Criteria = judge.DefaultCriteria
-	b, err := os.ReadFile(filepath.Join(dir, CriteriaFile))
+	text, ok, err := d.Criteria()
 	switch {
-	case errors.Is(err, os.ErrNotExist):
-		e.Warnings = append(e.Warnings, fmt.Errorf("%s not found: judged against the default criteria", CriteriaFile))
 	case err != nil:
 		return nil, err
+	case !ok:
+		e.Warnings = append(e.Warnings, fmt.Errorf("%s not found: judged against the default criteria", expdir.CriteriaFile))
 	default:
-		e.CriteriaText = string(b)
-		c, err := judge.ParseCriteria(bytes.NewReader(b), CriteriaFile)
+		e.CriteriaText = text
+		c, err := judge.ParseCriteria(strings.NewReader(text), expdir.CriteriaFile)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w\nfix the criteria file, then run `just note exp=%s`", dir, err, e.Name)
 		}
@@ -155,12 +123,11 @@ func Load(dir string) (*Experiment, error) {
 	}
 
 	// 3. The A/A calibration runs, when there are some.
-	cal, warns, err := readRuns(filepath.Join(dir, CalibrationFile), CalibrationFile)
+	cal, warns, ok, err := d.Calibration()
 	switch {
-	case errors.Is(err, os.ErrNotExist):
 	case err != nil:
 		return nil, err
-	default:
+	case ok:
 		e.Calibrated = true
 		e.Warnings = append(e.Warnings, warns...)
 		for _, l := range cal {
@@ -170,44 +137,8 @@ func Load(dir string) (*Experiment, error) {
 
 	// 4. The judgement, and where the instructions moved.
 	e.Report = judge.Judge(e.Runs, e.Criteria, e.Calibration, judge.Options{})
-	e.Moves = findMoves(dir, e.Report)
+	e.Moves = findMoves(d, e.Report)
 	return e, nil
-}
-
-// readRuns reads a JSONL file of runs; name is how warnings call it. A line
-// that does not parse is a warning with its line number, and reading goes
-// on. A last line without its newline is the trace of an interrupted write:
-// it is left out with a warning.
-func readRuns(path, name string) ([]runLine, []error, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer f.Close()
-	var out []runLine
-	var warns []error
-	br := bufio.NewReader(f)
-	for n := 1; ; n++ {
-		b, err := br.ReadBytes('\n')
-		if errors.Is(err, io.EOF) {
-			if len(bytes.TrimSpace(b)) > 0 {
-				warns = append(warns, fmt.Errorf("%s:%d: last line has no newline (interrupted write?): left out", name, n))
-			}
-			return out, warns, nil
-		}
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", path, err)
-		}
-		if len(bytes.TrimSpace(b)) == 0 {
-			continue
-		}
-		var l runLine
-		if err := json.Unmarshal(b, &l); err != nil {
-			warns = append(warns, fmt.Errorf("%s:%d: %v: line left out", name, n, err))
-			continue
-		}
-		out = append(out, l)
-	}
 }
 
 // orUnknown returns s, or "?" when it is empty.

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"workbench/experiments/lab/expdir"
 )
 
 var update = flag.Bool("update", false, "rewrite the inputs and note.golden.md of the cases in testdata")
@@ -60,14 +61,14 @@ func TestRender_Golden(t *testing.T) {
 				}
 			}
 			exp := copyCase(t, name)
-			if err := Render(exp); err != nil {
+			if _, err := Render(exp); err != nil {
 				t.Fatal(err)
 			}
-			got, err := os.ReadFile(filepath.Join(exp, NoteFile))
+			got, err := os.ReadFile(filepath.Join(exp, expdir.NoteFile))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := os.Stat(filepath.Join(exp, PlotFile)); err != nil {
+			if _, err := os.Stat(filepath.Join(exp, expdir.PlotFile)); err != nil {
 				t.Errorf("no plot: %v", err)
 			}
 			golden := filepath.Join(dir, "note.golden.md")
@@ -126,17 +127,17 @@ func TestTestdata_UpToDate(t *testing.T) {
 func TestRender_Reproducible(t *testing.T) {
 	for _, name := range caseNames {
 		a, b := copyCase(t, name), copyCase(t, name)
-		if err := Render(a); err != nil {
+		if _, err := Render(a); err != nil {
 			t.Fatal(err)
 		}
-		if err := Render(b); err != nil {
+		if _, err := Render(b); err != nil {
 			t.Fatal(err)
 		}
 		// Rendering over the existing outputs changes nothing either.
-		if err := Render(b); err != nil {
+		if _, err := Render(b); err != nil {
 			t.Fatal(err)
 		}
-		for _, f := range []string{NoteFile, PlotFile} {
+		for _, f := range []string{expdir.NoteFile, expdir.PlotFile} {
 			x, _ := os.ReadFile(filepath.Join(a, f))
 			y, _ := os.ReadFile(filepath.Join(b, f))
 			if len(x) == 0 || !bytes.Equal(x, y) {
@@ -156,14 +157,14 @@ func TestLoad_NoMeta(t *testing.T) {
 
 func TestLoad_NoRuns(t *testing.T) {
 	dir := copyCase(t, "same")
-	if err := os.Remove(filepath.Join(dir, RunsFile)); err != nil {
+	if err := os.Remove(filepath.Join(dir, expdir.RunsFile)); err != nil {
 		t.Fatal(err)
 	}
 	_, err := Load(dir)
 	if !errors.Is(err, ErrNoRuns) || !strings.Contains(err.Error(), "just pairs before=HEAD~1 after=HEAD") {
 		t.Errorf("Load without runs.jsonl: %v", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, RunsFile), []byte("not json\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, expdir.RunsFile), []byte("not json\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Load(dir); !errors.Is(err, ErrNoRuns) {
@@ -173,7 +174,7 @@ func TestLoad_NoRuns(t *testing.T) {
 
 func TestLoad_BadLine(t *testing.T) {
 	dir := copyCase(t, "same")
-	path := filepath.Join(dir, RunsFile)
+	path := filepath.Join(dir, expdir.RunsFile)
 	b, _ := os.ReadFile(path)
 	lines := strings.SplitAfter(string(b), "\n")
 	lines = slices.Insert(lines, 2, "{\"pair\": \"two\"}\n")
@@ -194,7 +195,7 @@ func TestLoad_BadLine(t *testing.T) {
 
 func TestLoad_BadCriteria(t *testing.T) {
 	dir := copyCase(t, "same")
-	if err := os.WriteFile(filepath.Join(dir, CriteriaFile), []byte("time.max_worse = 3\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, expdir.CriteriaFile), []byte("time.max_worse = 3\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	_, err := Load(dir)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"workbench/experiments/lab/expdir"
 )
 
 // Runs that record their native processes (measurements with a floor)
@@ -25,7 +26,7 @@ func TestWrite_NativeProcesses(t *testing.T) {
 	}
 	// Pair 2's before side ran 6 processes, every other side 4; a
 	// callgrind measurement is not a native process.
-	path := filepath.Join(dir, RunsFile)
+	path := filepath.Join(dir, expdir.RunsFile)
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
+	"workbench/experiments/lab/expdir"
 
 	"github.com/google/pprof/profile"
 
@@ -71,7 +71,7 @@ func moved(m judge.MetricResult) bool {
 
 // findMoves lists the workloads of rep whose instruction count moved and
 // compares their profiles from dir/profiles.
-func findMoves(dir string, rep judge.Report) []Move {
+func findMoves(dir expdir.Dir, rep judge.Report) []Move {
 	var out []Move
 	for _, w := range rep.Workloads {
 		for _, m := range w.Metrics {
@@ -81,12 +81,12 @@ func findMoves(dir string, rep judge.Report) []Move {
 			mv := Move{
 				Workload: w.Workload,
 				Metric:   m,
-				Before:   path.Join(ProfilesDir, w.Workload+".before.pb.gz"),
-				After:    path.Join(ProfilesDir, w.Workload+".after.pb.gz"),
+				Before:   filepath.ToSlash(expdir.ProfilePath(w.Workload, "before")),
+				After:    filepath.ToSlash(expdir.ProfilePath(w.Workload, "after")),
 			}
 			var profs [2]*profile.Profile
 			for i, rel := range []string{mv.Before, mv.After} {
-				p, err := readProfile(filepath.Join(dir, filepath.FromSlash(rel)))
+				p, err := readProfile(dir.Path(filepath.FromSlash(rel)))
 				switch {
 				case errors.Is(err, os.ErrNotExist):
 					mv.Missing = append(mv.Missing, rel)

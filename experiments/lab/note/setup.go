@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"workbench/experiments/lab/expdir"
 
 	"workbench/experiments/lab/judge"
 	"workbench/perfcount"
@@ -70,7 +71,7 @@ func (e *Experiment) writeMachine(b *strings.Builder) {
 	t = newTable("side", "revision", "commit", "Go")
 	for _, s := range []struct {
 		name string
-		b    Build
+		b    expdir.Build
 	}{{judge.SideBefore, m.Before}, {judge.SideAfter, m.After}} {
 		t.row(s.name, codeOr(s.b.Revision), codeOr(s.b.Commit), orUnknown(s.b.GoVersion))
 	}

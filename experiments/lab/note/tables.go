@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"workbench/experiments/lab/expdir"
 	"workbench/experiments/lab/judge"
-	"workbench/experiments/lab/record"
 	"workbench/perfcount"
 )
 
@@ -177,7 +177,7 @@ type sourceCounts struct {
 
 // bySource splits the counts of event in workload's successful runs by
 // source, sources by name.
-func bySource(runs []record.Run, workload, event string) []sourceCounts {
+func bySource(runs []expdir.Run, workload, event string) []sourceCounts {
 	var out []sourceCounts
 	for _, r := range runs {
 		if r.Workload != workload || r.ExitCode != 0 {

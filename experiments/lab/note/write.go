@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"workbench/experiments/lab/expdir"
 )
 
 // Write writes the note of e to w, in Markdown. It does no other I/O, and
@@ -47,15 +48,15 @@ func (e *Experiment) writeTitle(b *strings.Builder) {
 	if !m.Start.IsZero() {
 		fmt.Fprintf(b, ", started %s", m.Start.UTC().Format("2006-01-02 15:04:05 UTC"))
 	}
-	fmt.Fprintf(b, ". Generated from %s, %s and %s", RunsFile, MetaFile, CriteriaFile)
+	fmt.Fprintf(b, ". Generated from %s, %s and %s", expdir.RunsFile, expdir.MetaFile, expdir.CriteriaFile)
 	if e.Calibrated {
-		fmt.Fprintf(b, " with %s", CalibrationFile)
+		fmt.Fprintf(b, " with %s", expdir.CalibrationFile)
 	}
 	fmt.Fprintf(b, " by %s; edits are lost when it runs again.\n\n", code("just note exp="+e.Name))
 }
 
 // side words one side of the comparison: "`HEAD~1` (commit 0123456789ab)".
-func side(s Build) string {
+func side(s expdir.Build) string {
 	switch {
 	case s.Revision == "" && s.Commit == "":
 		return "(not recorded)"
@@ -128,7 +129,7 @@ func (e *Experiment) writeVerdict(b *strings.Builder) {
 
 // writeNoiseFloor writes the A/A noise of each deciding metric.
 func (e *Experiment) writeNoiseFloor(b *strings.Builder) {
-	fmt.Fprintf(b, "A/A noise floor, from %s (the same build on both sides). A count's threshold is the larger of its criterion and its noise, the larger of the A/A spread and this experiment's within-side spread:\n\n", CalibrationFile)
+	fmt.Fprintf(b, "A/A noise floor, from %s (the same build on both sides). A count's threshold is the larger of its criterion and its noise, the larger of the A/A spread and this experiment's within-side spread:\n\n", expdir.CalibrationFile)
 	t := newTable("workload", "metric", ">A/A pairs", ">A/A spread", ">within-side spread", ">criterion", ">threshold")
 	for _, w := range e.Report.Workloads {
 		for _, m := range w.Metrics {
@@ -154,7 +155,7 @@ func (e *Experiment) writeCriteria(b *strings.Builder) {
 	o := e.Meta.Criteria
 	switch o.Source {
 	case "committed":
-		fmt.Fprintf(b, "Committed at the before revision, %s, before the change was measured", side(Build{Revision: e.Meta.Before.Revision, Commit: o.Commit}))
+		fmt.Fprintf(b, "Committed at the before revision, %s, before the change was measured", side(expdir.Build{Revision: e.Meta.Before.Revision, Commit: o.Commit}))
 		if o.Path != "" {
 			fmt.Fprintf(b, ", as %s", code(o.Path))
 		}
@@ -164,14 +165,14 @@ func (e *Experiment) writeCriteria(b *strings.Builder) {
 	case "default":
 		b.WriteString("The defaults: no criteria file was committed at the before revision.\n\n")
 	default:
-		fmt.Fprintf(b, "Origin not recorded in %s.\n\n", MetaFile)
+		fmt.Fprintf(b, "Origin not recorded in %s.\n\n", expdir.MetaFile)
 	}
 	if e.CriteriaText != "" {
-		fmt.Fprintf(b, "As read from %s:\n\n", code(CriteriaFile))
+		fmt.Fprintf(b, "As read from %s:\n\n", code(expdir.CriteriaFile))
 		codeBlock(b, "text", e.CriteriaText)
 		b.WriteString("\n")
 	} else {
-		fmt.Fprintf(b, "There is no %s file.\n\n", code(CriteriaFile))
+		fmt.Fprintf(b, "There is no %s file.\n\n", code(expdir.CriteriaFile))
 	}
 	b.WriteString("In effect, defaults filled in:\n\n")
 	codeBlock(b, "text", e.Report.Criteria.String())

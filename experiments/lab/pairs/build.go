@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"workbench/experiments/lab/expdir"
 )
 
 // A Builder builds the subject binaries of revisions and caches them by
@@ -34,19 +35,6 @@ type Builder struct {
 	CacheDir string
 	// Log receives one line per build or cache hit; nil discards them.
 	Log io.Writer
-}
-
-// A Build is one revision's built subject binaries.
-type Build struct {
-	Side     Side   `json:"side"`
-	Revision string `json:"revision"`
-	Commit   string `json:"commit"`
-	// Dir holds the binaries, one per tool, named as the tool.
-	Dir string `json:"dir"`
-	// GoVersion is the toolchain that built them.
-	GoVersion string `json:"go_version"`
-	// Cached is true when the binaries came from the cache.
-	Cached bool `json:"-"`
 }
 
 // buildStamp is CacheDir/bin/<commit>/build.json.
@@ -80,8 +68,8 @@ func (b *Builder) Resolve(ctx context.Context, rev string) (string, error) {
 // Build returns the binaries of tools built from commit, building them
 // unless the cache already has them. rev is the revision as the user named
 // it, kept for messages.
-func (b *Builder) Build(ctx context.Context, side Side, rev, commit string, tools []string) (Build, error) {
-	res := Build{Side: side, Revision: rev, Commit: commit, Dir: filepath.Join(b.CacheDir, "bin", commit)}
+func (b *Builder) Build(ctx context.Context, side Side, rev, commit string, tools []string) (expdir.Build, error) {
+	res := expdir.Build{Side: string(side), Revision: rev, Commit: commit, Dir: filepath.Join(b.CacheDir, "bin", commit)}
 	berr := func(err error, stderr string) error {
 		return &BuildError{Side: side, Revision: rev, Commit: commit, StderrTail: stderr, Err: err}
 	}

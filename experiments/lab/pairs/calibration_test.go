@@ -9,17 +9,18 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"workbench/experiments/lab/expdir"
 
 	"workbench/experiments/lab/pairs"
 )
 
-func readMeta(t *testing.T, dir string) pairs.Meta {
+func readMeta(t *testing.T, dir string) expdir.Meta {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, pairs.MetaFile))
+	b, err := os.ReadFile(filepath.Join(dir, expdir.MetaFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m pairs.Meta
+	var m expdir.Meta
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +30,7 @@ func readMeta(t *testing.T, dir string) pairs.Meta {
 func TestRun_Calibration(t *testing.T) {
 	f := newFixture(t)
 	calDir := filepath.Join(t.TempDir(), "data", "calibration") // created on demand
-	calPath := pairs.CalibrationPath(calDir, f.repo.Before, "test")
+	calPath := expdir.CalibrationPath(calDir, f.repo.Before, "test")
 
 	// 1. An interrupted A/A experiment stores no calibration.
 	o := f.opts
@@ -39,7 +40,7 @@ func TestRun_Calibration(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	n := 0
-	o.OnRun = func(*pairs.Line) {
+	o.OnRun = func(*expdir.Line) {
 		if n++; n == 3 {
 			cancel()
 		}
@@ -67,7 +68,7 @@ func TestRun_Calibration(t *testing.T) {
 	if m := readMeta(t, res.Dir); !m.AA || m.Calibration != nil {
 		t.Errorf("A/A meta: aa %v, calibration %+v", m.AA, m.Calibration)
 	}
-	if _, err := os.Stat(filepath.Join(res.Dir, pairs.CalibrationFile)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(res.Dir, expdir.CalibrationFile)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("an A/A experiment took a calibration: %v", err)
 	}
 
@@ -83,15 +84,15 @@ func TestRun_Calibration(t *testing.T) {
 		t.Errorf("log does not report the calibration:\n%s", f.log)
 	}
 	m := readMeta(t, res2.Dir)
-	want := pairs.CalibrationOrigin{Path: calPath, Commit: f.repo.Before, Suite: "test", Experiment: "010-aa", Runs: 12}
+	want := expdir.CalibrationOrigin{Path: calPath, Commit: f.repo.Before, Suite: "test", Experiment: "010-aa", Runs: 12}
 	if m.AA || m.Calibration == nil || *m.Calibration != want {
 		t.Errorf("meta: aa %v, calibration %+v, want %+v", m.AA, m.Calibration, want)
 	}
-	calib, err := pairs.ReadCalibration(res2.Dir)
+	calib, err := expdir.ReadCalibration(expdir.Dir(res2.Dir))
 	if err != nil || len(calib) != 12 || calib[0].Experiment != "010-aa" || calib[0].Commit != f.repo.Before {
 		t.Errorf("ReadCalibration: %d runs, %v", len(calib), err)
 	}
-	copied, _ := os.ReadFile(filepath.Join(res2.Dir, pairs.CalibrationFile))
+	copied, _ := os.ReadFile(filepath.Join(res2.Dir, expdir.CalibrationFile))
 	if !bytes.Equal(copied, runs) {
 		t.Error("calibration.jsonl differs from the calibration it copies")
 	}
@@ -104,7 +105,7 @@ func TestRun_Calibration(t *testing.T) {
 	o.Experiment = "012-aa-again"
 	ctx, cancel = context.WithCancel(context.Background())
 	defer cancel()
-	o.OnRun = func(*pairs.Line) { cancel() }
+	o.OnRun = func(*expdir.Line) { cancel() }
 	if _, err := pairs.Run(ctx, o); !errors.Is(err, context.Canceled) {
 		t.Fatalf("interrupted second A/A run: %v", err)
 	}
@@ -124,7 +125,7 @@ func TestRun_Calibration(t *testing.T) {
 	if m := readMeta(t, res3.Dir); m.Calibration != nil {
 		t.Errorf("calibration %+v for a commit that has none", m.Calibration)
 	}
-	if calib, err := pairs.ReadCalibration(res3.Dir); calib != nil || err != nil {
+	if calib, err := expdir.ReadCalibration(expdir.Dir(res3.Dir)); calib != nil || err != nil {
 		t.Errorf("ReadCalibration: %d runs, %v", len(calib), err)
 	}
 }

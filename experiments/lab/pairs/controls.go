@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"workbench/experiments/lab/expdir"
 )
 
 // Controls are what is held identical for both sides of every pair, and how.
@@ -21,53 +22,11 @@ import (
 // between sessions of a resumed experiment (ASLR, CPU) are also recorded in
 // each run's line.
 type Controls struct {
-	// RunDir is the subject's working directory, the same for both sides.
-	// RunDir/bin is a symlink swapped to the side's build directory before
-	// each run, so both sides' programs are invoked through the same path
-	// and receive byte-identical argv.
-	RunDir string `json:"run_dir"`
-	// Env is the subject's whole environment, the same for both sides;
-	// EnvBytes is its size as execve counts it (each string plus its NUL).
-	Env      []string `json:"env"`
-	EnvBytes int      `json:"env_bytes"`
-	// ASLROff is true when subjects run under setarch -R, which disables
-	// address-space randomisation for them; Setarch is the prefix used.
-	ASLROff bool     `json:"aslr_off"`
-	Setarch []string `json:"setarch,omitempty"`
-	// RandomizeVASpace is /proc/sys/kernel/randomize_va_space (-1 if
-	// unreadable): the system's setting, which setarch -R overrides.
-	RandomizeVASpace int `json:"randomize_va_space"`
-	// CPU is the taskset -c list the subject is pinned to; empty when not
-	// pinned.
-	CPU     string   `json:"cpu,omitempty"`
-	Taskset []string `json:"taskset,omitempty"`
-	// Alternation is how the two sides' native (perf) measurements take
-	// turns: "regions" when their processes run side by side and their
-	// regions alternate one by one (pure-count run --gate), "processes"
-	// when whole processes alternate because a side's pure-count predates
-	// --gate. Empty in experiments from before it was recorded.
-	Alternation string `json:"alternation,omitempty"`
-	// PrepareOnce is false when a side's pure-count predates --rerun: the
-	// suite's prepare=once workloads are then prepared afresh for every
-	// region, on both sides alike.
-	PrepareOnce bool `json:"prepare_once"`
-	// Notes say why a control is not in force, when it is not.
-	Notes []string `json:"notes,omitempty"`
+	// Controls are the recorded controls (see expdir.Controls).
+	expdir.Controls
 
 	copy   string   // the fresh copy RunDir/bin points at (see Use)
 	copies []string // fresh copies made and not yet removed (see tidy)
-}
-
-// Alternation values (Controls.Alternation).
-const (
-	AlternateRegions   = "regions"
-	AlternateProcesses = "processes"
-)
-
-// RunControls are the controls recorded with each run.
-type RunControls struct {
-	ASLROff bool   `json:"aslr_off"`
-	CPU     string `json:"cpu,omitempty"`
 }
 
 // ControlOptions choose the controls.
@@ -88,12 +47,13 @@ type ControlOptions struct {
 // DetectControls checks once which controls this machine supports and
 // returns them, with runDir as the subjects' working directory.
 func DetectControls(ctx context.Context, runDir string, o ControlOptions) (Controls, error) {
-	c := Controls{RunDir: runDir, RandomizeVASpace: -1}
+	va := -1
 	if b, err := os.ReadFile("/proc/sys/kernel/randomize_va_space"); err == nil {
 		if v, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
-			c.RandomizeVASpace = v
+			va = v
 		}
 	}
+	c := Controls{Controls: expdir.Controls{RunDir: runDir, RandomizeVASpace: &va}}
 
 	// ASLR: setarch $(uname -m) -R, if it works here.
 	if o.KeepASLR {
@@ -174,7 +134,7 @@ func (c *Controls) Program(tool string) string { return filepath.Join(c.RunDir, 
 // byte-identical builds of two commits, following the file). Copying for
 // every process makes that placement vary from process to process on both
 // sides alike, instead of favouring one side for a whole experiment.
-func (c *Controls) Use(b Build) error {
+func (c *Controls) Use(b expdir.Build) error {
 	dir, err := c.copyBuild(b)
 	if err != nil {
 		return err
@@ -188,7 +148,7 @@ func (c *Controls) Use(b Build) error {
 
 // copyBuild makes a fresh copy of a side's build directory under RunDir,
 // kept until tidy removes it.
-func (c *Controls) copyBuild(b Build) (string, error) {
+func (c *Controls) copyBuild(b expdir.Build) (string, error) {
 	dir, err := freshCopy(b.Dir, c.RunDir)
 	if err != nil {
 		return "", fmt.Errorf("copying %s for a run: %w", b.Dir, err)
@@ -257,7 +217,9 @@ func freshCopy(dir, parent string) (string, error) {
 }
 
 // run returns the per-run record of the controls.
-func (c *Controls) run() *RunControls { return &RunControls{ASLROff: c.ASLROff, CPU: c.CPU} }
+func (c *Controls) run() *expdir.RunControls {
+	return &expdir.RunControls{ASLROff: c.ASLROff, CPU: c.CPU}
+}
 
 // RunDirFor returns the run directory of an experiment directory:
 // cacheDir/run/<16 hex digits of a hash of its absolute path>. It has the same

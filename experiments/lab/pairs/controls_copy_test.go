@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"workbench/experiments/lab/expdir"
 )
 
 // Use gives every process a fresh copy of its side's binaries: RunDir/bin
@@ -14,11 +15,11 @@ func TestUse_FreshCopyPerProcess(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(build, "pure-count"), []byte("#!/bin/sh\necho fake\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	c := &Controls{RunDir: t.TempDir()}
+	c := &Controls{Controls: expdir.Controls{RunDir: t.TempDir()}}
 	link := filepath.Join(c.RunDir, "bin")
 	var targets []string
 	for range 2 {
-		if err := c.Use(Build{Dir: build}); err != nil {
+		if err := c.Use(expdir.Build{Dir: build}); err != nil {
 			t.Fatal(err)
 		}
 		target, err := os.Readlink(link)
@@ -47,13 +48,13 @@ func TestFreshCopies_StayUntilTidy(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(build, "pure-count"), []byte("x"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	c := &Controls{RunDir: t.TempDir()}
+	c := &Controls{Controls: expdir.Controls{RunDir: t.TempDir()}}
 	// A gated round: both sides' copies first, then bin points at each.
-	a, err := c.copyBuild(Build{Dir: build})
+	a, err := c.copyBuild(expdir.Build{Dir: build})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := c.copyBuild(Build{Dir: build})
+	b, err := c.copyBuild(expdir.Build{Dir: build})
 	if err != nil {
 		t.Fatal(err)
 	}

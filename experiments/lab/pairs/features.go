@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"workbench/experiments/lab/expdir"
 )
 
 // features are the timing flags of pure-count's run that a built subject
@@ -18,7 +19,7 @@ type features struct {
 
 // probeFeatures asks each build's tools for their run flags (run -h) and
 // returns what all of them know.
-func probeFeatures(ctx context.Context, builds []Build, tools []string) features {
+func probeFeatures(ctx context.Context, builds []expdir.Build, tools []string) features {
 	all := features{gate: true, rerun: true}
 	for _, b := range builds {
 		for _, t := range tools {

@@ -5,13 +5,14 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"workbench/experiments/lab/expdir"
 )
 
 // A tool whose run -h lists neither flag (an older pure-count) knows
 // neither; probeFeatures keeps only what every build knows.
 func TestProbeFeatures(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, usage string) Build {
+	write := func(name, usage string) expdir.Build {
 		d := filepath.Join(dir, name)
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
@@ -20,20 +21,20 @@ func TestProbeFeatures(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(d, "pure-count"), []byte(script), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		return Build{Dir: d}
+		return expdir.Build{Dir: d}
 	}
 	old := write("old", "Usage of pure-count run:\\n  -regions K\\n    \\tcount K regions\\n")
 	both := write("new", "Usage of pure-count run:\\n  -gate\\n    \\talternate\\n  -rerun\\n    \\trerun\\n")
 	gateOnly := write("gate", "Usage of pure-count run:\\n  -gate\\n    \\talternate\\n")
 	ctx := context.Background()
 	for _, tc := range []struct {
-		builds []Build
+		builds []expdir.Build
 		want   features
 	}{
-		{[]Build{both, both}, features{gate: true, rerun: true}},
-		{[]Build{old, both}, features{}},
-		{[]Build{both, gateOnly}, features{gate: true}},
-		{[]Build{{Dir: filepath.Join(dir, "missing")}, both}, features{}},
+		{[]expdir.Build{both, both}, features{gate: true, rerun: true}},
+		{[]expdir.Build{old, both}, features{}},
+		{[]expdir.Build{both, gateOnly}, features{gate: true}},
+		{[]expdir.Build{{Dir: filepath.Join(dir, "missing")}, both}, features{}},
 	} {
 		if got := probeFeatures(ctx, tc.builds, []string{"pure-count"}); got != tc.want {
 			t.Errorf("%v: got %+v, want %+v", tc.builds, got, tc.want)

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"syscall"
 	"time"
+	"workbench/experiments/lab/expdir"
 )
 
 // gateArgs returns args (a Measure's, ending -r N --json NAME) with --gate
@@ -24,7 +25,7 @@ func gateArgs(args []string) []string {
 
 // gatedResult is what one side's gated process did.
 type gatedResult struct {
-	ms     Measurement
+	ms     expdir.Measurement
 	stdout []byte
 	tail   string
 }
@@ -41,7 +42,7 @@ type gatedProc struct {
 	doneR  *os.File
 	out    bytes.Buffer
 	stderr *tailBuffer
-	ms     Measurement
+	ms     expdir.Measurement
 	alive  bool
 }
 
@@ -55,7 +56,7 @@ type gatedProc struct {
 // argv.
 // A process that fails leaves the other to count its regions alone. The
 // error is non-nil only when ctx was cancelled or the harness failed.
-func invokeGated(ctx context.Context, c *Controls, timeout time.Duration, m Measure, builds []Build, args []string, order []int, regions int) ([]gatedResult, error) {
+func invokeGated(ctx context.Context, c *Controls, timeout time.Duration, m Measure, builds []expdir.Build, args []string, order []int, regions int) ([]gatedResult, error) {
 	if m.Timeout > 0 {
 		timeout = m.Timeout
 	}
@@ -110,7 +111,7 @@ func invokeGated(ctx context.Context, c *Controls, timeout time.Duration, m Meas
 // startGated starts one gated process; one that cannot start is not alive,
 // and its Measurement says why.
 func startGated(ctx context.Context, c *Controls, timeout time.Duration, m Measure, args []string) *gatedProc {
-	p := &gatedProc{ms: Measurement{Backend: m.Backend, Args: args, ExitCode: -1}, stderr: &tailBuffer{max: stderrKeep}}
+	p := &gatedProc{ms: expdir.Measurement{Backend: m.Backend, Args: args, ExitCode: -1}, stderr: &tailBuffer{max: stderrKeep}}
 	argv := append(c.Prefix(), c.Program(m.Tool))
 	argv = append(argv, args...)
 	p.runCtx, p.cancel = context.WithTimeout(ctx, timeout)

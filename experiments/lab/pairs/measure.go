@@ -15,7 +15,7 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
-	"workbench/experiments/lab/record"
+	"workbench/experiments/lab/expdir"
 	"workbench/perfcount"
 )
 
@@ -52,13 +52,13 @@ var errInterrupted = errors.New("interrupted")
 // dumps (pure-count run --dump-dir), for the note's profiles. refs are each
 // side's reference floor, wall nanoseconds per op (0: none; see
 // anotherRound).
-func runCells(ctx context.Context, c *Controls, timeout time.Duration, cells []Cell, builds []Build, dumpDirs []string, refs []float64) ([]Line, error) {
+func runCells(ctx context.Context, c *Controls, timeout time.Duration, cells []Cell, builds []expdir.Build, dumpDirs []string, refs []float64) ([]expdir.Line, error) {
 	n := len(cells)
-	lines := make([]Line, n)
+	lines := make([]expdir.Line, n)
 	for i, cell := range cells {
-		lines[i] = Line{
-			Run: record.Run{
-				Schema:   record.SchemaVersion,
+		lines[i] = expdir.Line{
+			Run: expdir.Run{
+				Schema:   expdir.SchemaVersion,
 				Workload: cell.Workload.Name,
 				Side:     string(cell.Side),
 				Revision: builds[i].Revision,
@@ -73,7 +73,7 @@ func runCells(ctx context.Context, c *Controls, timeout time.Duration, cells []C
 	timed := make([]bool, n)
 	for _, m := range cells[0].Workload.Measures {
 		stdouts := make([][][]byte, n)
-		ms := make([]Measurement, n)
+		ms := make([]expdir.Measurement, n)
 		failed := make([]bool, n)
 		tails := make([]string, n)
 		floors := make([][]float64, n) // each process's fastest region, per side
@@ -83,7 +83,7 @@ func runCells(ctx context.Context, c *Controls, timeout time.Duration, cells []C
 			m.PrepareOnce = false // a side's pure-count predates --rerun (see Controls)
 		}
 		// recordSide keeps what one invocation of a side did.
-		recordSide := func(side int, one Measurement, stdout []byte, tail string) {
+		recordSide := func(side int, one expdir.Measurement, stdout []byte, tail string) {
 			floor := math.Inf(1)
 			if one.ExitCode == 0 && one.Error == "" {
 				var o output
@@ -129,7 +129,7 @@ func runCells(ctx context.Context, c *Controls, timeout time.Duration, cells []C
 			// by one (gated), when both sides' pure-count can.
 			one := m
 			one.Repeat = 1
-			gated := c.Alternation == AlternateRegions && m.Regions > 1
+			gated := c.Alternation == expdir.AlternateRegions && m.Regions > 1
 			for r := 0; anotherRound(m, r, floors, failed, refs, roundLogs); r++ {
 				order := []int{0, 1}
 				if r%2 == 1 {
@@ -424,8 +424,8 @@ type output struct {
 	// floor is the least wall time per operation over the regions, in
 	// nanoseconds (+Inf when no region has one).
 	floor      float64
-	counts     []record.Count
-	metrics    record.Metrics
+	counts     []expdir.Count
+	metrics    expdir.Metrics
 	machine    *perfcount.Machine
 	stderrTail string
 }
@@ -435,8 +435,8 @@ type output struct {
 // is non-nil only when ctx was cancelled; a subject that failed to start,
 // exited non-zero or timed out is described in the Measurement. timeout is
 // the suite's, which the measurement's own overrides.
-func invoke(ctx context.Context, c *Controls, timeout time.Duration, m Measure, args []string) (ms Measurement, stdout []byte, stderrTail string, err error) {
-	ms = Measurement{Backend: m.Backend, Args: args}
+func invoke(ctx context.Context, c *Controls, timeout time.Duration, m Measure, args []string) (ms expdir.Measurement, stdout []byte, stderrTail string, err error) {
+	ms = expdir.Measurement{Backend: m.Backend, Args: args}
 	if m.Timeout > 0 {
 		timeout = m.Timeout
 	}
@@ -534,7 +534,7 @@ func parseCountOutput(out *output, workload, backend string, stdouts ...[]byte) 
 			if !ok {
 				i = len(out.counts)
 				index[cl.Event] = i
-				out.counts = append(out.counts, record.Count{Event: cl.Event, Source: cl.Source})
+				out.counts = append(out.counts, expdir.Count{Event: cl.Event, Source: cl.Source})
 			}
 			c := &out.counts[i]
 			if c.Source != cl.Source {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"workbench/experiments/lab/expdir"
 )
 
 func TestParseCountOutput(t *testing.T) {
@@ -242,11 +243,11 @@ func TestFloorHistory(t *testing.T) {
 		t.Error("empty history has a reference")
 	}
 	for _, thr := range []float64{1e6, 2e6, 4e6} { // 1000, 500, 250 ns per op
-		l := &Line{}
+		l := &expdir.Line{}
 		l.Workload, l.Side, l.Metrics.Throughput = "w", "before", thr
 		h.add(l)
 	}
-	failed := &Line{}
+	failed := &expdir.Line{}
 	failed.Workload, failed.Side, failed.ExitCode, failed.Metrics.Throughput = "w", "before", 2, 1e3
 	h.add(failed)
 	if got := h.ref("w", Before); got != 500 {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"time"
+	"workbench/experiments/lab/expdir"
 
 	"workbench/perfcount"
 )
@@ -54,7 +55,7 @@ type Options struct {
 	// Log receives what the runner does (builds, experiment, warnings).
 	Log io.Writer
 	// OnRun, if set, is called after each run is recorded.
-	OnRun func(*Line)
+	OnRun func(*expdir.Line)
 }
 
 // Result is what Run did.
@@ -62,7 +63,7 @@ type Result struct {
 	// Experiment is the experiment's name, Dir its directory and RunsPath
 	// its runs.jsonl.
 	Experiment, Dir, RunsPath string
-	Meta                      Meta
+	Meta                      expdir.Meta
 	// Ran counts the runs recorded in this call, Failed those of them that
 	// failed, and Skipped the cells already recorded before it.
 	Ran, Failed, Skipped int
@@ -133,7 +134,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Experiment: exp, Dir: filepath.Join(o.ExperimentsDir, exp)}
-	res.RunsPath = filepath.Join(res.Dir, RunsFile)
+	res.RunsPath = filepath.Join(res.Dir, expdir.RunsFile)
 	runDir := RunDirFor(o.CacheDir, res.Dir)
 	if err := os.MkdirAll(runDir, 0o755); err != nil {
 		return nil, err
@@ -147,23 +148,26 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	old, err := readMeta(res.Dir)
-	if err != nil {
-		return nil, err
-	}
-	if !o.Resume {
-		old = nil // an experiment with no runs starts afresh
+	var old *expdir.Meta
+	if o.Resume { // an experiment with no runs starts afresh
+		m, err := expdir.Dir(res.Dir).Meta()
+		if err != nil && !errors.Is(err, expdir.ErrNotExperiment) {
+			return nil, err
+		}
+		if err == nil {
+			old = &m
+		}
 	}
 	if old != nil && (old.Before.Commit != commits[0] || old.After.Commit != commits[1]) {
 		return nil, fmt.Errorf("%w: %s compares %s with %s, not %s with %s; choose another exp",
-			ErrMetaMismatch, filepath.Join(res.Dir, MetaFile),
+			ErrMetaMismatch, filepath.Join(res.Dir, expdir.MetaFile),
 			short(old.Before.Commit), short(old.After.Commit), short(commits[0]), short(commits[1]))
 	}
 
 	// 4. Build both sides (the same commit on both sides is an A/A
 	// experiment: built once, then found in the cache).
 	aa := commits[0] == commits[1]
-	var builds0 [2]Build
+	var builds0 [2]expdir.Build
 	for i, side := range []Side{Before, After} {
 		if builds0[i], err = b.Build(ctx, side, revs[i], commits[i], suite.Tools()); err != nil {
 			return nil, err
@@ -179,9 +183,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		controls.Notes = append(controls.Notes, substitute)
 	}
 	feat := probeFeatures(ctx, builds0[:], suite.Tools())
-	controls.Alternation, controls.PrepareOnce = AlternateRegions, feat.rerun
+	controls.Alternation, controls.PrepareOnce = expdir.AlternateRegions, feat.rerun
 	if !feat.gate {
-		controls.Alternation = AlternateProcesses
+		controls.Alternation = expdir.AlternateProcesses
 		controls.Notes = append(controls.Notes, "a side's pure-count predates run --gate: the two sides' native measurements alternate whole processes, not single regions")
 	}
 	if !feat.rerun && suite.preparesOnce() {
@@ -212,14 +216,14 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		switch {
 		case aa:
 			logf("A/A experiment (both sides %s): when complete, its runs become the calibration of %s",
-				short(commits[0]), CalibrationPath(o.CalibrationDir, commits[0], suite.Name))
+				short(commits[0]), expdir.CalibrationPath(o.CalibrationDir, commits[0], suite.Name))
 		case calib != nil:
 			logf("calibration: %d A/A runs of %s (suite %s) copied from %s", calib.Runs, short(calib.Commit), calib.Suite, calib.Path)
 		default:
 			logf("no calibration of %s for suite %s: noise from this experiment's own spread (an A/A run, before=after=%s, makes one)",
 				short(commits[0]), suite.Name, short(commits[0]))
 		}
-		res.Meta = Meta{
+		res.Meta = expdir.Meta{
 			Experiment:  exp,
 			Before:      builds0[0],
 			After:       builds0[1],
@@ -229,7 +233,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			Pairs:       o.Pairs,
 			Runs:        len(cells),
 			Timeout:     suite.Timeout,
-			Controls:    controls,
+			Controls:    controls.Controls,
 			Criteria:    origin,
 			AA:          aa,
 			Calibration: calib,
@@ -237,13 +241,13 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			Machine:     perfcount.ThisMachine(),
 			Start:       time.Now().UTC(),
 		}
-		if err := writeMeta(res.Dir, &res.Meta); err != nil {
+		if err := expdir.Dir(res.Dir).WriteMeta(&res.Meta); err != nil {
 			return nil, err
 		}
 	}
 
 	// 6. Run the cells not yet recorded, appending each line as it comes.
-	w, err := openRuns(res.RunsPath, complete)
+	w, err := expdir.OpenRuns(res.RunsPath, complete)
 	if err != nil {
 		return nil, err
 	}
@@ -274,7 +278,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			group = todo[k : k+2]
 		}
 		k += len(group)
-		var builds []Build
+		var builds []expdir.Build
 		var dumps []string
 		var refs []float64
 		for _, c := range group {
@@ -298,7 +302,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			l := &ls[i]
 			l.Experiment, l.Suite = exp, suite.Name
 			hist.add(l)
-			if err := w.append(l); err != nil {
+			if err := w.Append(l); err != nil {
 				return res, err
 			}
 			res.Ran++
@@ -317,7 +321,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 
 	// 7. A completed A/A experiment becomes its commit's calibration.
 	if aa && res.Ran+res.Skipped == len(cells) {
-		if res.CalibrationSaved, err = saveCalibration(res.RunsPath, o.CalibrationDir, commits[0], suite.Name); err != nil {
+		if res.CalibrationSaved, err = expdir.SaveCalibration(res.RunsPath, o.CalibrationDir, commits[0], suite.Name); err != nil {
 			return res, err
 		}
 		logf("calibration of %s (suite %s) saved to %s", short(commits[0]), suite.Name, res.CalibrationSaved)
@@ -332,16 +336,16 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 // one, into a new experiment's directory and says where it came from. An
 // A/A experiment takes none: it is the calibration. A calibration file left
 // by an earlier start of the directory is removed when there is none now.
-func setupCalibration(dir, before, suite, expDir string, aa bool) (*CalibrationOrigin, error) {
-	var calib *CalibrationOrigin
+func setupCalibration(dir, before, suite, expDir string, aa bool) (*expdir.CalibrationOrigin, error) {
+	var calib *expdir.CalibrationOrigin
 	if !aa {
 		var err error
-		if calib, err = copyCalibration(dir, before, suite, expDir); err != nil {
+		if calib, err = expdir.CopyCalibration(dir, before, suite, expdir.Dir(expDir)); err != nil {
 			return nil, err
 		}
 	}
 	if calib == nil {
-		if err := os.Remove(filepath.Join(expDir, CalibrationFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		if err := os.Remove(expdir.Dir(expDir).Path(expdir.CalibrationFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, err
 		}
 	}
@@ -386,7 +390,7 @@ func (o *Options) fill(ctx context.Context) error {
 // recorded reads the cells already in runs.jsonl, its lines, and the
 // length of its whole lines. Recorded runs without resume are an error: they are never
 // overwritten.
-func recorded(path string, resume bool) (done map[CellKey]bool, lines []Line, complete int64, err error) {
+func recorded(path string, resume bool) (done map[CellKey]bool, lines []expdir.Line, complete int64, err error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil, 0, nil
@@ -395,7 +399,7 @@ func recorded(path string, resume bool) (done map[CellKey]bool, lines []Line, co
 		return nil, nil, 0, err
 	}
 	defer f.Close()
-	lines, complete, err = ReadRuns(f)
+	lines, complete, err = expdir.ReadRuns(f)
 	if err != nil {
 		return nil, nil, 0, fmt.Errorf("%s: %w", path, err)
 	}
@@ -405,9 +409,14 @@ func recorded(path string, resume bool) (done map[CellKey]bool, lines []Line, co
 	}
 	done = make(map[CellKey]bool, len(lines))
 	for i := range lines {
-		done[lines[i].Key()] = true
+		done[lineKey(&lines[i])] = true
 	}
 	return done, lines, complete, nil
+}
+
+// lineKey returns the cell a line records.
+func lineKey(l *expdir.Line) CellKey {
+	return CellKey{Pair: l.Pair, Side: Side(l.Side), Workload: l.Workload}
 }
 
 func interrupted(res *Result, err error) error {
@@ -420,7 +429,7 @@ func interrupted(res *Result, err error) error {
 // rule's reference (see anotherRound).
 type floorHistory map[string]map[Side][]float64
 
-func (h *floorHistory) add(l *Line) {
+func (h *floorHistory) add(l *expdir.Line) {
 	if l.Failed() || l.Metrics.Throughput <= 0 {
 		return
 	}

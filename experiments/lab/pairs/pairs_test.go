@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"workbench/experiments/lab/expdir"
 
 	"workbench/experiments/lab/pairs"
 	"workbench/experiments/lab/pairs/pairstest"
@@ -65,24 +66,24 @@ func newFixture(t *testing.T) *fixture {
 	return f
 }
 
-func readLines(t *testing.T, path string) []pairs.Line {
+func readLines(t *testing.T, path string) []expdir.Line {
 	t.Helper()
 	fl, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer fl.Close()
-	lines, _, err := pairs.ReadRuns(fl)
+	lines, _, err := expdir.ReadRuns(fl)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return lines
 }
 
-func keys(lines []pairs.Line) []string {
+func keys(lines []expdir.Line) []string {
 	var ks []string
 	for i := range lines {
-		ks = append(ks, lines[i].Key().String())
+		ks = append(ks, pairs.CellKey{Pair: lines[i].Pair, Side: pairs.Side(lines[i].Side), Workload: lines[i].Workload}.String())
 	}
 	return ks
 }
@@ -183,7 +184,7 @@ func TestRun_EndToEnd(t *testing.T) {
 	// count-b's fresh processes alternated between the sides, A B B A,
 	// starting with the side that goes first in the pair.
 	for pair := 1; pair <= 2; pair++ {
-		var first, second *pairs.Line
+		var first, second *expdir.Line
 		for i := range lines {
 			if l := &lines[i]; l.Pair == pair && l.Workload == "count-b" {
 				if l.Position == 1 {
@@ -223,7 +224,7 @@ func TestRun_EndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var meta pairs.Meta
+	var meta expdir.Meta
 	if err := json.Unmarshal(b, &meta); err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +279,7 @@ func TestRun_Resume(t *testing.T) {
 	defer cancel()
 	o := f.opts
 	n := 0
-	o.OnRun = func(*pairs.Line) {
+	o.OnRun = func(*expdir.Line) {
 		if n++; n == 5 {
 			cancel() // as an interrupt would, after the fifth run
 		}

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+	"workbench/experiments/lab/expdir"
 )
 
 // Progress reports the runs as they go. On a terminal it keeps one line
@@ -92,7 +93,7 @@ func (p *Progress) redraw() {
 }
 
 // Finished reports a finished run.
-func (p *Progress) Finished(c Cell, l *Line) {
+func (p *Progress) Finished(c Cell, l *expdir.Line) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done++

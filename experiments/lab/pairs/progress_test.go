@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"workbench/experiments/lab/expdir"
 )
 
 func TestProgress_Plain(t *testing.T) {
@@ -11,10 +12,10 @@ func TestProgress_Plain(t *testing.T) {
 	p := &Progress{W: &b, Pairs: 2, Total: 2}
 	c := Cell{Pair: 1, Position: 1, Side: Before, Workload: Workload{Name: "w"}}
 	p.Starting(c)
-	p.Finished(c, &Line{})
+	p.Finished(c, &expdir.Line{})
 	c.Side = After
 	p.Starting(c)
-	l := &Line{Measurements: []Measurement{{Backend: "perf"}, {Backend: "callgrind", ExitCode: 3}}}
+	l := &expdir.Line{Measurements: []expdir.Measurement{{Backend: "perf"}, {Backend: "callgrind", ExitCode: 3}}}
 	l.ExitCode = 3
 	p.Finished(c, l)
 	p.Done()
@@ -31,8 +32,8 @@ func TestProgress_Terminal(t *testing.T) {
 	p := &Progress{W: &b, Terminal: true, Pairs: 1, Total: 2}
 	c := Cell{Pair: 1, Position: 1, Side: Before, Workload: Workload{Name: "w"}}
 	p.Starting(c)
-	p.Finished(c, &Line{})
-	l := &Line{Error: "no output"}
+	p.Finished(c, &expdir.Line{})
+	l := &expdir.Line{Error: "no output"}
 	p.Starting(c)
 	p.Finished(c, l)
 	p.Done()

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"workbench/experiments/lab/expdir"
 
 	"github.com/google/pprof/profile"
 
@@ -94,7 +95,7 @@ func TestInjectedRegression(t *testing.T) {
 	var log bytes.Buffer
 
 	// (a) pairs on base..regression, then the judge.
-	writeFile(t, filepath.Join(expDir, "001-regression", pairs.CriteriaFile),
+	writeFile(t, filepath.Join(expDir, "001-regression", expdir.CriteriaFile),
 		"instructions.max_higher = 1%\nmin_clean_pairs = 3\n")
 	phase := time.Now()
 	res, err := pairs.Run(ctx, pairs.Options{
@@ -115,19 +116,19 @@ func TestInjectedRegression(t *testing.T) {
 	if res.Failed > 0 {
 		t.Fatalf("%d runs failed; see %s\nlog:\n%s", res.Failed, res.RunsPath, log.String())
 	}
-	runs, err := pairs.ReadRecords(res.RunsPath)
+	runs, err := expdir.ReadRecords(res.RunsPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	critText, err := os.ReadFile(filepath.Join(res.Dir, pairs.CriteriaFile))
+	critText, err := os.ReadFile(filepath.Join(res.Dir, expdir.CriteriaFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	crit, err := judge.ParseCriteria(bytes.NewReader(critText), pairs.CriteriaFile)
+	crit, err := judge.ParseCriteria(bytes.NewReader(critText), expdir.CriteriaFile)
 	if err != nil {
 		t.Fatal(err)
 	}
-	calib, err := pairs.ReadCalibration(res.Dir)
+	calib, err := expdir.ReadCalibration(expdir.Dir(res.Dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,8 +146,8 @@ func TestInjectedRegression(t *testing.T) {
 	}
 
 	// The profiles: the planted function tops the rises.
-	diff := profileDiff(t, filepath.Join(res.Dir, pairs.ProfilesDir, "sort-ints-10k.before.pb.gz"),
-		filepath.Join(res.Dir, pairs.ProfilesDir, "sort-ints-10k.after.pb.gz"))
+	diff := profileDiff(t, filepath.Join(res.Dir, expdir.ProfilesDir, "sort-ints-10k.before.pb.gz"),
+		filepath.Join(res.Dir, expdir.ProfilesDir, "sort-ints-10k.after.pb.gz"))
 	for _, d := range diff[:min(3, len(diff))] {
 		t.Logf("profile: %+d instructions in %s", d.delta, d.name)
 	}

@@ -1,4 +1,4 @@
-package pairs
+package expdir
 
 import (
 	"strings"
@@ -16,8 +16,8 @@ func TestReadRuns_PartialLastLine(t *testing.T) {
 	if len(lines) != 2 || complete != int64(strings.LastIndexByte(in, '\n')+1) {
 		t.Fatalf("%d lines, complete %d", len(lines), complete)
 	}
-	if k := lines[1].Key(); k != (CellKey{Pair: 2, Side: After, Workload: "b"}) {
-		t.Errorf("key %v", k)
+	if l := lines[1]; l.Pair != 2 || l.Side != "after" || l.Workload != "b" {
+		t.Errorf("line 2 read as pair %d %s %s", l.Pair, l.Side, l.Workload)
 	}
 }
 

@@ -1,4 +1,4 @@
-package pairs
+package expdir
 
 import (
 	"bufio"
@@ -9,18 +9,16 @@ import (
 	"io"
 	"os"
 	"time"
-
-	"workbench/experiments/lab/record"
 )
 
-// A Line is one line of runs.jsonl: a record.Run plus the fields this runner
-// adds. Because record.Run is embedded, its fields sit at the top level of
-// the JSON object, and a reader that decodes a line into a record.Run simply
+// A Line is one line of runs.jsonl: a Run plus the fields this runner
+// adds. Because Run is embedded, its fields sit at the top level of
+// the JSON object, and a reader that decodes a line into a Run simply
 // ignores the additions.
 //
 // One line is one run: one workload on one side of one pair, made of the
 // workload's measurements (typically a native one for time and a callgrind
-// one for instructions). Its record.Run fields merge them:
+// one for instructions). Its Run fields merge them:
 //
 //   - Start is the first measurement's start, Wall the sum of their walls.
 //   - Metrics, PeakRSS included, come from the first perf-backend
@@ -34,9 +32,9 @@ import (
 //     ExitCode -1, as does one killed by a signal. The counts and metrics of
 //     the measurements that succeeded are kept.
 type Line struct {
-	record.Run
+	Run
 	// Measurements describe each invocation of the subject, in order.
-	Measurements []Measurement `json:"measurements"`
+	Measurements []Measurement `json:"measurements,omitempty"`
 	// Controls are the controls in force for this run.
 	Controls *RunControls `json:"controls,omitempty"`
 	// Error says why the harness got no measurement from an invocation (it
@@ -69,11 +67,6 @@ type Measurement struct {
 	PairedTime float64 `json:"paired_time,omitempty"`
 }
 
-// Key returns the cell the line records.
-func (l *Line) Key() CellKey {
-	return CellKey{Pair: l.Pair, Side: Side(l.Side), Workload: l.Workload}
-}
-
 // Failed reports whether any measurement of the run failed.
 func (l *Line) Failed() bool { return l.ExitCode != 0 || l.Error != "" }
 
@@ -103,15 +96,15 @@ func ReadRuns(r io.Reader) (lines []Line, complete int64, err error) {
 	}
 }
 
-// runsFile appends lines to runs.jsonl, syncing each to disk before the next
-// run starts, so an interruption loses at most the run in progress.
-type runsFile struct {
+// RunsWriter appends lines to runs.jsonl, syncing each to disk before the
+// next run starts, so an interruption loses at most the run in progress.
+type RunsWriter struct {
 	f *os.File
 }
 
-// openRuns opens path for appending, first cutting off a partial last line
-// (complete is its length without it).
-func openRuns(path string, complete int64) (*runsFile, error) {
+// OpenRuns opens path for appending, first cutting off a partial last line
+// (complete is its length without it, as ReadRuns returns it).
+func OpenRuns(path string, complete int64) (*RunsWriter, error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {
 		return nil, err
@@ -124,10 +117,11 @@ func openRuns(path string, complete int64) (*runsFile, error) {
 		f.Close()
 		return nil, err
 	}
-	return &runsFile{f: f}, nil
+	return &RunsWriter{f: f}, nil
 }
 
-func (w *runsFile) append(l *Line) error {
+// Append writes l as one line and syncs it to disk.
+func (w *RunsWriter) Append(l *Line) error {
 	b, err := json.Marshal(l)
 	if err != nil {
 		return err
@@ -141,4 +135,5 @@ func (w *runsFile) append(l *Line) error {
 	return nil
 }
 
-func (w *runsFile) Close() error { return w.f.Close() }
+// Close closes the file.
+func (w *RunsWriter) Close() error { return w.f.Close() }

@@ -1,0 +1,150 @@
+package expdir
+
+import (
+	"time"
+
+	"workbench/perfcount"
+)
+
+// Meta describes an experiment: what was compared, with what suite, under
+// which controls. It is written to meta.json once, when the experiment
+// starts; a resumed experiment keeps it. Readers take it leniently: fields
+// missing from older experiments stay zero.
+type Meta struct {
+	// Experiment is the experiment's name, e.g. "012-faster-sort".
+	Experiment string `json:"experiment"`
+	// Before and After are the two builds compared.
+	Before Build `json:"before"`
+	After  Build `json:"after"`
+	// Suite is the suite's name, SuitePath where it was read and SuiteText
+	// its content.
+	Suite     string `json:"suite"`
+	SuitePath string `json:"suite_path"`
+	SuiteText string `json:"suite_text"`
+	// Pairs is how many pairs were scheduled.
+	Pairs int `json:"pairs"`
+	// Runs is the number of cells the schedule has: pairs × 2 × workloads.
+	Runs int `json:"runs"`
+	// Timeout is the limit on one run; zero when none was recorded.
+	Timeout time.Duration `json:"timeout_ns"`
+	// Controls are what was held identical for both sides.
+	Controls Controls `json:"controls"`
+	// Criteria says where the experiment's criteria file came from.
+	Criteria CriteriaOrigin `json:"criteria"`
+	// AA is true for an A/A experiment, whose two sides are the same
+	// commit: its runs become that commit's calibration.
+	AA bool `json:"aa"`
+	// Calibration says where the experiment's calibration.jsonl came from;
+	// nil when it has none.
+	Calibration *CalibrationOrigin `json:"calibration,omitempty"`
+	// Harness is the checkout the harness ran from.
+	Harness Harness           `json:"harness"`
+	Machine perfcount.Machine `json:"machine"`
+	// Start is when the experiment started.
+	Start time.Time `json:"start"`
+}
+
+// A Build is one side of the comparison: one revision's built subject
+// binaries.
+type Build struct {
+	// Side is "before" or "after".
+	Side string `json:"side"`
+	// Revision is the revision as the user named it (e.g. HEAD~1); Commit
+	// the full hash it resolved to.
+	Revision string `json:"revision"`
+	Commit   string `json:"commit"`
+	// Dir holds the binaries, one per tool, named as the tool.
+	Dir string `json:"dir"`
+	// GoVersion is the toolchain that built them.
+	GoVersion string `json:"go_version"`
+	// Cached is true when the binaries came from the build cache; it is
+	// not recorded.
+	Cached bool `json:"-"`
+}
+
+// Controls are what is held identical for both sides of every pair, as
+// recorded in meta.json; the two that can change between sessions of a
+// resumed experiment (ASLR, CPU) are also recorded in each run's line
+// (RunControls).
+type Controls struct {
+	// RunDir is the subject's working directory, the same for both sides.
+	// RunDir/bin is a symlink swapped to the side's build directory before
+	// each run, so both sides' programs are invoked through the same path
+	// and receive byte-identical argv.
+	RunDir string `json:"run_dir"`
+	// Env is the subject's whole environment, the same for both sides;
+	// EnvBytes is its size as execve counts it (each string plus its NUL).
+	Env      []string `json:"env"`
+	EnvBytes int      `json:"env_bytes"`
+	// ASLROff is true when subjects run under setarch -R, which disables
+	// address-space randomisation for them; Setarch is the prefix used.
+	ASLROff bool     `json:"aslr_off"`
+	Setarch []string `json:"setarch,omitempty"`
+	// RandomizeVASpace is /proc/sys/kernel/randomize_va_space (-1 if
+	// unreadable): the system's setting, which setarch -R overrides. It is
+	// nil in experiments that did not record it.
+	RandomizeVASpace *int `json:"randomize_va_space"`
+	// CPU is the taskset -c list the subject is pinned to; empty when not
+	// pinned.
+	CPU     string   `json:"cpu,omitempty"`
+	Taskset []string `json:"taskset,omitempty"`
+	// Alternation is how the two sides' native (perf) measurements take
+	// turns: AlternateRegions or AlternateProcesses. Empty in experiments
+	// from before it was recorded.
+	Alternation string `json:"alternation,omitempty"`
+	// PrepareOnce is false when a side's pure-count predates --rerun: the
+	// suite's prepare=once workloads are then prepared afresh for every
+	// region, on both sides alike.
+	PrepareOnce bool `json:"prepare_once"`
+	// Notes say why a control is not in force, when it is not.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// Alternation values (Controls.Alternation).
+const (
+	// AlternateRegions: the two sides' processes run side by side and
+	// their regions alternate one by one (pure-count run --gate).
+	AlternateRegions = "regions"
+	// AlternateProcesses: whole processes alternate, because a side's
+	// pure-count predates --gate.
+	AlternateProcesses = "processes"
+)
+
+// RunControls are the controls recorded with each run.
+type RunControls struct {
+	ASLROff bool   `json:"aslr_off"`
+	CPU     string `json:"cpu,omitempty"`
+}
+
+// CriteriaOrigin says where an experiment's criteria file came from.
+type CriteriaOrigin struct {
+	// Source is "committed" (from the before commit), "file" (already in
+	// the experiment directory but not committed at before) or "default".
+	Source string `json:"source"`
+	// Commit and Path locate the committed file when Source is "committed".
+	Commit string `json:"commit,omitempty"`
+	Path   string `json:"path,omitempty"`
+}
+
+// Harness identifies the checkout the harness ran from.
+type Harness struct {
+	Repo string `json:"repo"`
+	// Commit is the checkout's HEAD; empty in a repository with no commits.
+	Commit string `json:"commit,omitempty"`
+	// Dirty is true when the checkout had uncommitted changes.
+	Dirty bool `json:"dirty"`
+}
+
+// CalibrationOrigin says where an experiment's calibration.jsonl came from.
+type CalibrationOrigin struct {
+	// Path is the calibration file it was copied from.
+	Path string `json:"path"`
+	// Commit and Suite are the commit and suite the calibration measured.
+	Commit string `json:"commit"`
+	Suite  string `json:"suite"`
+	// Experiment is the A/A experiment that recorded the runs, as its runs
+	// name it.
+	Experiment string `json:"experiment,omitempty"`
+	// Runs is the number of runs copied.
+	Runs int `json:"runs"`
+}
