@@ -169,9 +169,6 @@ func TestFormat(t *testing.T) {
 			t.Errorf("got %s, want %s", c.got, c.want)
 		}
 	}
-	if m := median([]float64{3, 1, 2, 10}); m != 2.5 {
-		t.Errorf("median = %v", m)
-	}
 }
 
 // A cancelled run stops without writing a line for a measurement it cut

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"workbench/experiments/lab/judge"
 
 	"workbench/pure/baseline/kvbench"
 )
@@ -174,24 +175,6 @@ func (rs *runs) ratios(workload, a, b string) []float64 {
 
 func opsPerS(r kvbench.Record) float64 { return r.OpsPerS }
 
-// median returns the median of the values that are not NaN, NaN if none.
-func median(xs []float64) float64 {
-	var v []float64
-	for _, x := range xs {
-		if !math.IsNaN(x) {
-			v = append(v, x)
-		}
-	}
-	if len(v) == 0 {
-		return math.NaN()
-	}
-	slices.Sort(v)
-	if len(v)%2 == 1 {
-		return v[len(v)/2]
-	}
-	return (v[len(v)/2-1] + v[len(v)/2]) / 2
-}
-
 func renderNote(recs []kvbench.Record) string {
 	slices.SortStableFunc(recs, func(a, b kvbench.Record) int {
 		return cmp.Or(cmp.Compare(a.Round, b.Round), cmp.Compare(a.Cell, b.Cell))
@@ -242,11 +225,11 @@ func writeTargets(b *strings.Builder, rs *runs) {
 	b.WriteString("| target | workload | per round | median | needed | verdict |\n|---|---|---|---:|---:|---|\n")
 	for _, t := range targets {
 		rat := rs.ratios(t.workload, kvbench.NamePure, t.ref)
-		m := median(rat)
+		m := judge.Median(rat)
 		fmt.Fprintf(b, "| %s | %s | %s | %s | ≥ %s | %s |\n", t.what, t.workload, fmtList(rat, "%.2f"), fmtF(m, "%.2f"), strconv.FormatFloat(t.need, 'f', 2, 64), verdict(m, m >= t.need))
 	}
 	allocs := rs.perRound(kvbench.WorkloadPointGet, kvbench.NamePure, func(r kvbench.Record) float64 { return r.AllocsPerOp })
-	m := median(allocs)
+	m := judge.Median(allocs)
 	fmt.Fprintf(b, "| point reads into a borrowed value: zero allocations (allocations per read) | %s | %s | %s | < %g | %s |\n",
 		kvbench.WorkloadPointGet, fmtSig3List(allocs), sig3(m), zeroAllocs, verdict(m, m < zeroAllocs))
 	b.WriteString("\n")
@@ -298,9 +281,9 @@ func writeWorkload(b *strings.Builder, rs *runs, w string) {
 			p99 := rs.perRound(w, c, func(r kvbench.Record) float64 { return deref(r.P99S) })
 			cpu := rs.perRound(w, c, func(r kvbench.Record) float64 { return r.CPUPerOpS })
 			syncs := rs.perRound(w, c, func(r kvbench.Record) float64 { return deref(r.SyncsPerOp) })
-			fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", c, fmtInt(median(ops)), fmtIntList(ops),
-				fmtF(median(rs.ratios(w, kvbench.NamePure, c)), "%.2f"), fmtMs(median(p50)), fmtMs(median(p99)),
-				fmtUs(median(cpu)), naOr(median(syncs), "%.3f"))
+			fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", c, fmtInt(judge.Median(ops)), fmtIntList(ops),
+				fmtF(judge.Median(rs.ratios(w, kvbench.NamePure, c)), "%.2f"), fmtMs(judge.Median(p50)), fmtMs(judge.Median(p99)),
+				fmtUs(judge.Median(cpu)), naOr(judge.Median(syncs), "%.3f"))
 		}
 		b.WriteString("\n")
 		return
@@ -320,8 +303,8 @@ func writeWorkload(b *strings.Builder, rs *runs, w string) {
 		cpu := rs.perRound(w, c, func(r kvbench.Record) float64 { return r.CPUPerOpS })
 		allocs := rs.perRound(w, c, func(r kvbench.Record) float64 { return r.AllocsPerOp })
 		load := rs.perRound(w, c, func(r kvbench.Record) float64 { return r.LoadS })
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s s |\n", c, fmtInt(median(ops)), fmtIntList(ops),
-			fmtF(median(rs.ratios(w, kvbench.NamePure, c)), "%.2f"), fmtUs(median(cpu)), sig3(median(allocs)), sig3(median(load)))
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s s |\n", c, fmtInt(judge.Median(ops)), fmtIntList(ops),
+			fmtF(judge.Median(rs.ratios(w, kvbench.NamePure, c)), "%.2f"), fmtUs(judge.Median(cpu)), sig3(judge.Median(allocs)), sig3(judge.Median(load)))
 	}
 	b.WriteString("\n")
 }
@@ -373,7 +356,7 @@ func writeWarnings(b *strings.Builder, rs *runs) {
 		}
 	}
 	for _, t := range targets {
-		if math.IsNaN(median(rs.ratios(t.workload, kvbench.NamePure, t.ref))) {
+		if math.IsNaN(judge.Median(rs.ratios(t.workload, kvbench.NamePure, t.ref))) {
 			ws = append(ws, fmt.Sprintf("target %q not measured: no round ran both pure and %s in %s", t.what, t.ref, t.workload))
 		}
 	}

@@ -22,19 +22,23 @@ type Summary struct {
 	Warnings []error
 }
 
-// median returns the median of xs, which it does not modify; 0 for none.
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
+// Median returns the median of xs, the middle value or the mean of the two
+// middle ones, and does not modify xs. It is the module's one median: the
+// judge, the runner's settling rules, the note and the kvbench note all use
+// it. NaN values (a measurement that gave none) are left out, and the median
+// of no value is NaN, so a missing value is never mistaken for a zero.
+func Median(xs []float64) float64 {
+	s := make([]float64, 0, len(xs))
+	for _, x := range xs {
+		if !math.IsNaN(x) {
+			s = append(s, x)
+		}
 	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	return sortedMedian(s)
-}
-
-// sortedMedian returns the median of ascending s.
-func sortedMedian(s []float64) float64 {
 	n := len(s)
+	if n == 0 {
+		return math.NaN()
+	}
+	slices.Sort(s)
 	if n%2 == 1 {
 		return s[n/2]
 	}
@@ -52,7 +56,7 @@ func spread(xs []float64) float64 {
 	if lo == hi {
 		return 0
 	}
-	m := math.Abs(median(xs))
+	m := math.Abs(Median(xs))
 	if m == 0 {
 		return math.Inf(1)
 	}

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"workbench/experiments/lab/judge"
 
 	"workbench/perfcount"
 )
@@ -435,7 +436,7 @@ func (bs *bisector) step(ctx context.Context, role, rev, commit string) (BisectS
 		s.Skipped = "measurement failed: " + ms.Error
 		return s, nil
 	}
-	s.Count = median(slices.Clone(s.Counts))
+	s.Count = judge.Median(s.Counts)
 	s.Ratio = 1
 	if role != RoleGood {
 		s.Ratio = s.Count / bs.res.Good.Count
@@ -479,7 +480,7 @@ func perOpCounts(stdout []byte, workload, backend string) ([]float64, string, er
 
 // spread returns (max-min)/median of xs, the way pure-count reports it.
 func spread(xs []float64) float64 {
-	m := median(slices.Clone(xs))
+	m := judge.Median(xs)
 	if m == 0 {
 		return 0
 	}

@@ -12,8 +12,7 @@ import (
 	"slices"
 	"syscall"
 	"time"
-
-	"gonum.org/v1/gonum/stat"
+	"workbench/experiments/lab/judge"
 
 	"workbench/experiments/lab/expdir"
 	"workbench/perfcount"
@@ -36,7 +35,7 @@ var errInterrupted = errors.New("interrupted")
 // A perf measurement of two cells is interleaved: in each round one fresh
 // process per side, the round's first side alternating A B B A ...; repeat
 // rounds, then more up to max-repeat while the measurement is unsettled
-// (see anotherRound). When both sides' pure-count know run --gate (see
+// (see judge.Rounds.Another). When both sides' pure-count know run --gate (see
 // Controls.Alternation), a round's two processes run side by side and
 // their regions alternate one by one, A B B A A B ..., only one running at
 // a time (invokeGated): the bursts of interference a shared machine sends
@@ -51,7 +50,7 @@ var errInterrupted = errors.New("interrupted")
 // dumpDirs, when not empty, are where callgrind measurements keep their
 // dumps (pure-count run --dump-dir), for the note's profiles. refs are each
 // side's reference floor, wall nanoseconds per op (0: none; see
-// anotherRound).
+// judge.Rounds.Another).
 func runCells(ctx context.Context, c *Controls, timeout time.Duration, cells []Cell, builds []expdir.Build, dumpDirs []string, refs []float64) ([]expdir.Line, error) {
 	n := len(cells)
 	lines := make([]expdir.Line, n)
@@ -130,7 +129,7 @@ func runCells(ctx context.Context, c *Controls, timeout time.Duration, cells []C
 			one := m
 			one.Repeat = 1
 			gated := c.Alternation == expdir.AlternateRegions && m.Regions > 1
-			for r := 0; anotherRound(m, r, floors, failed, refs, roundLogs); r++ {
+			for r := 0; (judge.Rounds{Repeat: m.Repeat, MaxRepeat: m.MaxRepeat, Done: r, Floors: floors, Failed: failed, Refs: refs, Logs: roundLogs}).Another(); r++ {
 				order := []int{0, 1}
 				if r%2 == 1 {
 					order = []int{1, 0}
@@ -146,11 +145,11 @@ func runCells(ctx context.Context, c *Controls, timeout time.Duration, cells []C
 					if !failed[0] && !failed[1] {
 						logs := regionLogRatios(name, res[0].stdout, res[1].stdout)
 						roundLogs = append(roundLogs, math.NaN())
-						if len(logs) >= minPairedRegions {
+						if len(logs) >= judge.MinPairedRegions {
 							// This round's own paired time, kept on its
 							// processes' measurements: how far rounds
 							// (fresh processes, fresh binary copies) differ.
-							mid := interquartileMean(logs)
+							mid := judge.InterquartileMean(logs)
 							roundLogs[len(roundLogs)-1] = mid
 							lines[0].Measurements[len(lines[0].Measurements)-1].PairedTime = math.Exp(-mid / 2)
 							lines[1].Measurements[len(lines[1].Measurements)-1].PairedTime = math.Exp(mid / 2)
@@ -224,7 +223,7 @@ func runCells(ctx context.Context, c *Controls, timeout time.Duration, cells []C
 		if n == 2 && !failed[0] && !failed[1] {
 			// Each side's time over the geometric mean of both: the
 			// second cell's over the first's is exp(mid).
-			if mid, ok := pairedLog(roundLogs, pairedLogs); ok {
+			if mid, ok := judge.PairedLog(roundLogs, pairedLogs); ok {
 				lines[0].Metrics.PairedTime = math.Exp(-mid / 2)
 				lines[1].Metrics.PairedTime = math.Exp(mid / 2)
 			}
@@ -237,141 +236,6 @@ func runCells(ctx context.Context, c *Controls, timeout time.Duration, cells []C
 	}
 	return lines, nil
 }
-
-// settleTolerance and settleProcesses define when a side's floor is
-// settled: when at least settleProcesses of its fresh processes had a
-// fastest region within settleTolerance of the fastest region of all of
-// them. A floor that only one process reached may be that process's luck,
-// and a side whose processes all stayed above the machine's floor (on a
-// shared VM, whole processes can run in a burst of outside load) shows it by
-// never settling. Simulated as A/A pairs on streams of itoa-strconv-10k
-// processes measured while the VM was heavily loaded (experiment 012, whose
-// note has the figures): with a fixed four processes per side, 3 pair
-// ratios in 20 fell outside 3 % of 1 (one at 1.75 with two processes); with
-// the settle rule, 1 in 16, at about five processes per side.
-const (
-	settleTolerance = 0.02
-	settleProcesses = 2
-)
-
-// settled reports whether the floors of a side's processes are settled
-// (see settleTolerance).
-func settled(floors []float64) bool {
-	if len(floors) == 0 {
-		return false
-	}
-	least := slices.Min(floors)
-	near := 0
-	for _, f := range floors {
-		if f <= least*(1+settleTolerance) {
-			near++
-		}
-	}
-	return near >= settleProcesses
-}
-
-// pairedSettleSE is when a gated measurement has run enough rounds: when
-// the standard error of its couples' paired times (see couples) is at most
-// 0.8 %. Each round is a fresh process per side, each from a fresh copy of
-// its binaries, and rounds differ by more than regions do: in A/A probes on
-// a 2-core VM (experiments 903-probe-rounds-a and 904-probe-rounds-b), the
-// rounds' own paired times spread by 1.5-3 % (standard deviation) for
-// itoa-fmt-10k and itoa-strconv-10k, with now and then a round 10-18 %
-// off, and 1-1.6 % for sort-ints-10k; four rounds left a pair's paired time
-// some 1-1.5 % from 1, and one pair in six could land beyond the 3 %
-// criterion (experiment 023-aa-2).
-const pairedSettleSE = 0.008
-
-// couples returns the mean of each couple of rounds, rounds 1 and 2, 3 and
-// 4, and so on, of a gated measurement's round log ratios (NaN: a round
-// without a paired time; its couple is left out). The two rounds of a
-// couple start the sides in opposite orders, and the process started
-// second ran some 1-1.5 % faster in the probes (experiments 903 and 904,
-// SE 0.2-0.4 %), so a couple's mean holds no such bias.
-func couples(roundLogs []float64) []float64 {
-	var cs []float64
-	for i := 0; i+1 < len(roundLogs); i += 2 {
-		a, b := roundLogs[i], roundLogs[i+1]
-		if !math.IsNaN(a) && !math.IsNaN(b) {
-			cs = append(cs, (a+b)/2)
-		}
-	}
-	return cs
-}
-
-// pairedLog is a measurement's log paired ratio, second cell's over first's:
-// the median of its couples' (see couples), or, without a couple, the
-// interquartile mean of all its region log ratios (at least
-// minPairedRegions). The median, because now and then one round runs
-// 10-18 % apart from the rest (a fresh process from a fresh copy that
-// runs slow throughout; 903, 904, 024-aa-1), where the rest agree within
-// a few percent: over the 60 A/A pairs of those experiments, the median
-// of couples strayed from 1 by at most 1.95 % (RMS 0.70 %), the
-// interquartile mean of all regions pooled by up to 4.2 % (RMS 0.87 %).
-// Within a round, the interquartile mean of its regions already sets
-// aside the regions a burst of load hit on one side (experiment 018).
-func pairedLog(roundLogs, pooled []float64) (float64, bool) {
-	if cs := couples(roundLogs); len(cs) > 0 {
-		return median(cs), true
-	}
-	if len(pooled) >= minPairedRegions {
-		return interquartileMean(pooled), true
-	}
-	return 0, false
-}
-
-// anotherRound reports whether an interleaved measurement m, having run r
-// rounds, runs another: always up to m.Repeat rounds, never past
-// m.MaxRepeat or once a side has failed, and always to an even number of
-// rounds, so each side's process starts first in as many rounds as the
-// other's (see couples). Past that:
-//
-//   - When the rounds were gated (roundLogs holds each one's own log
-//     paired ratio, second cell's over first's) and make at least two
-//     couples, while the standard error of the couples' mean is above
-//     pairedSettleSE: the paired time decides, and what varies it is the
-//     rounds.
-//   - Otherwise while either side is unsettled. A side is unsettled while
-//     its floors are not settled, or while its fastest region is more
-//     than settleTolerance above its reference, the median floor of the
-//     same side in the experiment's earlier pairs: a side whose processes
-//     all ran inside a long burst of load settles on the burst's level
-//     (seen in experiment 013-aa-1, itoa-fmt-10k pair 5: 0.85 against
-//     0.55 ms per op), and only its own history shows it. Each side is
-//     held to its own history, never to the other side's, so a real
-//     change is not pulled towards no change; and more processes can
-//     only lower a side's fastest region, never drop one.
-func anotherRound(m Measure, r int, floors [][]float64, failed []bool, refs []float64, roundLogs []float64) bool {
-	switch {
-	case r < m.Repeat:
-		return true
-	case r >= m.MaxRepeat || failed[0] || failed[1]:
-		return false
-	case r%2 == 1:
-		return true
-	}
-	if cs := couples(roundLogs); len(cs) >= 2 {
-		return standardError(cs) > pairedSettleSE
-	}
-	for i, f := range floors {
-		if !settled(f) {
-			return true
-		}
-		if i < len(refs) && refs[i] > 0 && slices.Min(f) > refs[i]*(1+settleTolerance) {
-			return true
-		}
-	}
-	return false
-}
-
-// standardError is the standard error of the mean of xs (at least two).
-func standardError(xs []float64) float64 {
-	return stat.StdDev(xs, nil) / math.Sqrt(float64(len(xs)))
-}
-
-// minPairedRegions is the fewest region pairs from which a paired time is
-// recorded.
-const minPairedRegions = 8
 
 // regionLogRatios pairs the regions of two gated processes that took turns
 // (region k of one ran right before or after region k of the other) and
@@ -400,23 +264,6 @@ func regionLogRatios(workload string, a, b []byte) []float64 {
 		}
 	}
 	return logs
-}
-
-// interquartileMean is the mean of the middle half of xs (which it sorts):
-// a quarter is dropped at each end, so regions a burst of load hit on one
-// side only do not move it, while it uses far more of the regions than a
-// median or a minimum (experiment 018: over region pairs of gated rounds,
-// its pair-to-pair spread was 0.9 % where the ratio of fastest regions
-// spread 1.4-3.9 %).
-func interquartileMean(xs []float64) float64 {
-	slices.Sort(xs)
-	q := len(xs) / 4
-	mid := xs[q : len(xs)-q]
-	var sum float64
-	for _, x := range mid {
-		sum += x
-	}
-	return sum / float64(len(mid))
 }
 
 // output is what one measurement's invocation printed, parsed.
@@ -576,7 +423,7 @@ func parseCountOutput(out *output, workload, backend string, stdouts ...[]byte) 
 		out.metrics.Throughput = slices.Max(thr)
 		if len(cpuOp) > 0 {
 			out.metrics.CPUPerOp = slices.Min(cpuOp)
-			out.metrics.CPUShare = median(share)
+			out.metrics.CPUShare = judge.Median(share)
 		}
 	}
 	return ops, nil
@@ -599,16 +446,6 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 
 // Bytes returns the kept bytes: the last max or more written.
 func (t *tailBuffer) Bytes() []byte { return t.b }
-
-// median returns the median of xs (which it sorts).
-func median(xs []float64) float64 {
-	slices.Sort(xs)
-	n := len(xs)
-	if n%2 == 1 {
-		return xs[n/2]
-	}
-	return (xs[n/2-1] + xs[n/2]) / 2
-}
 
 // runLine is one "run" line of pure-count's output and its line number.
 type runLine struct {

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"time"
 	"workbench/experiments/lab/expdir"
+	"workbench/experiments/lab/judge"
 
 	"workbench/perfcount"
 )
@@ -426,7 +427,7 @@ func interrupted(res *Result, err error) error {
 
 // floorHistory keeps, per workload and side, the floors (wall nanoseconds
 // per op of the fastest region) of the runs recorded so far, for the settle
-// rule's reference (see anotherRound).
+// rule's reference (see judge.Rounds.Another).
 type floorHistory map[string]map[Side][]float64
 
 func (h *floorHistory) add(l *expdir.Line) {
@@ -449,5 +450,5 @@ func (h floorHistory) ref(workload string, side Side) float64 {
 	if len(fs) == 0 {
 		return 0
 	}
-	return median(fs)
+	return judge.Median(fs)
 }
