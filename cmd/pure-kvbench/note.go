@@ -10,8 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"workbench/experiments/lab/judge"
 
+	"workbench/experiments/lab/judge"
 	"workbench/pure/baseline/kvbench"
 )
 

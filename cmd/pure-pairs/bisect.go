@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"workbench/experiments/lab/pairs"
+	"workbench/experiments/lab/bisect"
 )
 
 const bisectUsage = `usage: pure-pairs bisect --good REV --bad REV --workload W [flags]
@@ -63,7 +63,7 @@ func (v percent) Set(s string) error {
 }
 
 // newBisectFlags defines the bisect subcommand's flags on o.
-func newBisectFlags(o *pairs.BisectOptions, w io.Writer) *flag.FlagSet {
+func newBisectFlags(o *bisect.Options, w io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("pure-pairs bisect", flag.ContinueOnError)
 	fs.SetOutput(w)
 	fs.Usage = func() {
@@ -75,34 +75,22 @@ func newBisectFlags(o *pairs.BisectOptions, w io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.Workload, "workload", "", "the `workload` whose count rose (pure-count list names them)")
 	fs.Var(percent{&o.Threshold}, "threshold", "the rise over good's count that makes a commit bad, as a `percentage` (default 1%)")
 	fs.IntVar(&o.Repeat, "repeat", 0, "`N` measurements of each commit, in fresh processes; the median counts (default 3)")
-	fs.StringVar(&o.Suite, "suite", "default", "suite `name` or path whose line for the workload gives its operations and timeout")
 	fs.IntVar(&o.Ops, "ops", 0, "operations per measurement (`N`), instead of the suite's")
 	fs.StringVar(&o.Backend, "backend", "", "the `backend`, perf or callgrind (default: perf when it can count instructions here, else callgrind)")
-	fs.StringVar(&o.Repo, "repo", "", "the checkout (`directory`) whose history holds the commits (default: the one containing the working directory)")
-	fs.StringVar(&o.ExperimentsDir, "experiments", "", "experiments `directory` holding suites/ (default: REPO/experiments)")
-	fs.StringVar(&o.CacheDir, "cache", "", "cache `directory` for builds and the run directory (default: $XDG_CACHE_HOME/workbench or ~/.cache/workbench)")
-	fs.StringVar(&o.CPU, "cpu", "", "taskset -c `list` to pin the subject to, or none (default: the last CPU)")
-	fs.BoolVar(&o.KeepASLR, "keep-aslr", false, "leave address-space randomisation on (default: off with setarch -R, where it works)")
-	fs.Func("env", "add `KEY=VALUE` to the subject's environment (repeatable)", func(s string) error {
-		if !strings.Contains(s, "=") {
-			return errors.New("want KEY=VALUE")
-		}
-		o.ExtraEnv = append(o.ExtraEnv, s)
-		return nil
-	})
+	o.Options.Flags(fs)
 	return fs
 }
 
 // printBisectHelp prints the full usage of the bisect subcommand.
 func printBisectHelp(w io.Writer) {
-	fs := newBisectFlags(new(pairs.BisectOptions), w)
+	fs := newBisectFlags(new(bisect.Options), w)
 	fmt.Fprint(w, bisectUsage)
 	fs.PrintDefaults()
 }
 
 // bisectOptions parses the arguments of the bisect subcommand.
-func bisectOptions(args []string, stderr io.Writer) (pairs.BisectOptions, error) {
-	var o pairs.BisectOptions
+func bisectOptions(args []string, stderr io.Writer) (bisect.Options, error) {
+	var o bisect.Options
 	fs := newBisectFlags(&o, stderr)
 	bare, err := parseArgs(fs, args)
 	if err != nil {
@@ -135,15 +123,15 @@ func bisectOptions(args []string, stderr io.Writer) (pairs.BisectOptions, error)
 // errHidden is returned when skipped commits hide the first bad commit.
 var errHidden = errors.New("skipped commits hide the first bad commit")
 
-// bisect runs the bisect subcommand.
-func bisect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// runBisect runs the bisect subcommand.
+func runBisect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	o, err := bisectOptions(args, stderr)
 	if err != nil {
 		return err
 	}
 	o.Log = stderr
-	o.OnStep = func(s pairs.BisectStep) { printStep(stdout, s) }
-	res, err := pairs.Bisect(ctx, o)
+	o.OnStep = func(s bisect.Step) { printStep(stdout, s) }
+	res, err := bisect.Run(ctx, o)
 	if err != nil {
 		return err
 	}
@@ -157,14 +145,14 @@ func bisect(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 // printStep prints one commit a bisection measured or skipped:
 //
 //	candidate  1a2b3c4      2,370,011 instructions/op  ×1.0323  +3.23 %  above  slow down sort
-func printStep(w io.Writer, s pairs.BisectStep) {
+func printStep(w io.Writer, s bisect.Step) {
 	if s.Skipped != "" {
 		fmt.Fprintf(w, "%-9s  %.7s  skipped: %s  %s\n", s.Role, s.Commit, s.Skipped, s.Subject)
 		return
 	}
 	mark := "below"
 	switch {
-	case s.Role == pairs.RoleGood:
+	case s.Role == bisect.RoleGood:
 		mark = "good"
 	case s.Bad:
 		mark = "above"
@@ -174,7 +162,7 @@ func printStep(w io.Writer, s pairs.BisectStep) {
 }
 
 // printBisectResult prints what a bisection found.
-func printBisectResult(w io.Writer, r *pairs.BisectResult) {
+func printBisectResult(w io.Writer, r *bisect.Result) {
 	commits := "commits"
 	if r.Commits == 1 {
 		commits = "commit"

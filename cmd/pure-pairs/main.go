@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 
+	"workbench/experiments/lab/bisect"
 	"workbench/experiments/lab/pairs"
 )
 
@@ -144,23 +145,11 @@ func newFlags(o *pairs.Options, w io.Writer) *flag.FlagSet {
 	}
 	fs.StringVar(&o.Before, "before", "", "the `revision` judged against (commit, branch, tag, HEAD~1, ...)")
 	fs.StringVar(&o.After, "after", "", "the `revision` judged")
-	fs.IntVar(&o.Pairs, "pairs", 0, "`N` before/after pairs (default: the suite's, else 6)")
-	fs.StringVar(&o.Suite, "suite", "default", "suite `name` in experiments/suites/, or a path to a .suite file")
-	fs.StringVar(&o.Experiment, "exp", "", "experiment directory `name` under experiments/ (default: the next free NNN-pairs-BEFORE-AFTER)")
+	fs.IntVar(&o.Pairs, "pairs", 0, "`N` before/after pairs, at least 1 (default: the suite's, else 6)")
+	fs.StringVar(&o.Experiment, "exp", "", "experiment directory `name` under EXPERIMENTS/ (default: the next free NNN-pairs-BEFORE-AFTER)")
 	fs.BoolVar(&o.Resume, "resume", false, "continue an experiment that has runs, skipping the recorded cells\n(without --exp: the latest experiment of these two commits)")
-	fs.StringVar(&o.Repo, "repo", "", "the checkout (`directory`) to run from (default: the one containing the working directory)")
-	fs.StringVar(&o.ExperimentsDir, "experiments", "", "experiments `directory` (default: REPO/experiments)")
-	fs.StringVar(&o.CacheDir, "cache", "", "cache `directory` for builds and run directories (default: $XDG_CACHE_HOME/workbench or ~/.cache/workbench)")
 	fs.StringVar(&o.CalibrationDir, "calibration", "", "`directory` of the A/A calibration of each commit and suite (default: REPO/data/calibration)")
-	fs.StringVar(&o.CPU, "cpu", "", "taskset -c `list` to pin the subject to, or none (default: the last CPU, CPU 1 on a 2-core machine)")
-	fs.BoolVar(&o.KeepASLR, "keep-aslr", false, "leave address-space randomisation on (default: off with setarch -R, where it works)")
-	fs.Func("env", "add `KEY=VALUE` to the subject's environment, on both sides (repeatable)", func(s string) error {
-		if !strings.Contains(s, "=") {
-			return errors.New("want KEY=VALUE")
-		}
-		o.ExtraEnv = append(o.ExtraEnv, s)
-		return nil
-	})
+	o.Options.Flags(fs)
 	return fs
 }
 
@@ -174,7 +163,7 @@ func printHelp(w io.Writer) {
 // printSynopsis prints both subcommands' synopses.
 func printSynopsis(w io.Writer) {
 	newFlags(new(pairs.Options), w).Usage()
-	newBisectFlags(new(pairs.BisectOptions), w).Usage()
+	newBisectFlags(new(bisect.Options), w).Usage()
 }
 
 // wantsHelp reports whether args, up to "--", ask for help.
@@ -203,7 +192,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			printBisectHelp(stdout)
 			return nil
 		}
-		return bisect(ctx, args[1:], stdout, stderr)
+		return runBisect(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		printHelp(stdout)
 		fmt.Fprintln(stdout)

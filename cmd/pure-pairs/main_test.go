@@ -6,12 +6,15 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"workbench/experiments/lab/bisect"
+	"workbench/experiments/lab/build"
 	"workbench/experiments/lab/pairs"
 	"workbench/experiments/lab/pairs/pairstest"
 )
@@ -44,15 +47,15 @@ func TestOptions(t *testing.T) {
 		args []string
 		want pairs.Options
 	}{
-		{[]string{"--before", "A", "--after", "B"}, pairs.Options{Before: "A", After: "B", Suite: "default"}},
+		{[]string{"--before", "A", "--after", "B"}, pairs.Options{Options: build.Options{Suite: "default"}, Before: "A", After: "B"}},
 		// The form `just pairs before=A after=B ...` passes.
 		{[]string{"before=A", "after=B", "pairs=4", "suite=s", "exp=012-x", "resume=1"},
-			pairs.Options{Before: "A", After: "B", Pairs: 4, Suite: "s", Experiment: "012-x", Resume: true}},
+			pairs.Options{Options: build.Options{Suite: "s"}, Before: "A", After: "B", Pairs: 4, Experiment: "012-x", Resume: true}},
 		{[]string{"before=A", "after=B", "pairs=6", "suite=default", "exp=", "resume=0"},
-			pairs.Options{Before: "A", After: "B", Pairs: 6, Suite: "default"}},
+			pairs.Options{Options: build.Options{Suite: "default"}, Before: "A", After: "B", Pairs: 6}},
 		// Bare operands are before and after; flags may follow operands.
 		{[]string{"A", "B", "--pairs", "3", "--cpu", "none", "--env", "K=V", "--keep-aslr"},
-			pairs.Options{Before: "A", After: "B", Pairs: 3, Suite: "default", CPU: "none", ExtraEnv: []string{"K=V"}, KeepASLR: true}},
+			pairs.Options{Options: build.Options{Suite: "default", CPU: "none", ExtraEnv: []string{"K=V"}, KeepASLR: true}, Before: "A", After: "B", Pairs: 3}},
 	} {
 		got, err := options(tc.args, new(bytes.Buffer))
 		if err != nil {
@@ -127,12 +130,12 @@ func TestRun_Usage(t *testing.T) {
 func TestBisectOptions(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
-		want pairs.BisectOptions
+		want bisect.Options
 	}{
-		{[]string{"good=A", "bad=B", "workload=w"}, pairs.BisectOptions{Good: "A", Bad: "B", Workload: "w", Suite: "default"}},
+		{[]string{"good=A", "bad=B", "workload=w"}, bisect.Options{Options: build.Options{Suite: "default"}, Good: "A", Bad: "B", Workload: "w"}},
 		{[]string{"good=A", "bad=B", "workload=w", "threshold=2.5%", "repeat=5", "suite=s", "backend=callgrind", "ops=7"},
-			pairs.BisectOptions{Good: "A", Bad: "B", Workload: "w", Threshold: 0.025, Repeat: 5, Suite: "s", Backend: "callgrind", Ops: 7}},
-		{[]string{"A", "B", "--workload", "w", "--threshold", "1%"}, pairs.BisectOptions{Good: "A", Bad: "B", Workload: "w", Threshold: 0.01, Suite: "default"}},
+			bisect.Options{Options: build.Options{Suite: "s"}, Good: "A", Bad: "B", Workload: "w", Threshold: 0.025, Repeat: 5, Backend: "callgrind", Ops: 7}},
+		{[]string{"A", "B", "--workload", "w", "--threshold", "1%"}, bisect.Options{Options: build.Options{Suite: "default"}, Good: "A", Bad: "B", Workload: "w", Threshold: 0.01}},
 	} {
 		got, err := bisectOptions(tc.args, new(bytes.Buffer))
 		if err != nil {
@@ -171,7 +174,7 @@ func TestBisect_EndToEnd(t *testing.T) {
 	args := []string{"bisect", "--repo", repo.Dir, "--cache", t.TempDir(), "--backend", "callgrind",
 		"good=HEAD~1", "bad=main", "workload=count-a", "suite=tiny", "repeat=2"}
 	// At the default threshold of 1 %, a rise of exactly 1 % is no rise.
-	if err := run(context.Background(), args, &stdout, &stderr); !errors.Is(err, pairs.ErrNoRise) || exitCode(err) != 1 {
+	if err := run(context.Background(), args, &stdout, &stderr); !errors.Is(err, bisect.ErrNoRise) || exitCode(err) != 1 {
 		t.Fatalf("%v\nstderr:\n%s", err, stderr.String())
 	}
 	want := fmt.Sprintf(`good       %.7s          1,000 /op  ×1.0000   +0.00 %%  good   before
@@ -229,5 +232,29 @@ func TestRun_EndToEnd(t *testing.T) {
 	err = run(context.Background(), args, &stdout, &stderr)
 	if !errors.Is(err, pairs.ErrRunsExist) || exitCode(err) != 1 {
 		t.Errorf("second run: %v", err)
+	}
+}
+
+// The flags pairs and bisect share are one definition: their help is the
+// same word for word, and each command lists all of them.
+func TestFlags_SharedHelpIsOne(t *testing.T) {
+	run := newFlags(new(pairs.Options), io.Discard)
+	bis := newBisectFlags(new(bisect.Options), io.Discard)
+	shared := flag.NewFlagSet("shared", flag.ContinueOnError)
+	new(build.Options).Flags(shared)
+	n := 0
+	shared.VisitAll(func(f *flag.Flag) {
+		n++
+		r, b := run.Lookup(f.Name), bis.Lookup(f.Name)
+		if r == nil || b == nil {
+			t.Errorf("--%s: run has it %v, bisect has it %v", f.Name, r != nil, b != nil)
+			return
+		}
+		if r.Usage != b.Usage || r.DefValue != b.DefValue {
+			t.Errorf("--%s differs:\n run:    %q\n bisect: %q", f.Name, r.Usage, b.Usage)
+		}
+	})
+	if n < 7 {
+		t.Errorf("%d shared flags, want at least 7 (suite, repo, experiments, cache, cpu, keep-aslr, env)", n)
 	}
 }

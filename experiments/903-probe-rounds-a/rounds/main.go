@@ -22,7 +22,6 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/stat"
-
 	"workbench/experiments/lab/expdir"
 )
 

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"golang.org/x/perf/benchfmt"
-
 	"workbench/experiments/lab/expdir"
 )
 

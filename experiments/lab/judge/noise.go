@@ -32,10 +32,10 @@ func (n Noise) Exact() bool { return n.Spread == 0 }
 // on each side and the A/A calibration ratios (nil when there are none).
 // Calibration counts only with at least minCalibration pairs.
 func measureNoise(before, after, calibration []float64, minCalibration int) Noise {
-	n := Noise{WithinSide: math.Max(spread(before), spread(after))}
+	n := Noise{WithinSide: math.Max(Spread(before), Spread(after))}
 	n.Spread = n.WithinSide
 	if len(calibration) >= minCalibration && len(calibration) > 0 {
-		n.Calibration, n.CalibrationPairs = spread(calibration), len(calibration)
+		n.Calibration, n.CalibrationPairs = Spread(calibration), len(calibration)
 		n.Spread = math.Max(n.Spread, n.Calibration)
 	}
 	return n

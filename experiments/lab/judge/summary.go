@@ -45,10 +45,10 @@ func Median(xs []float64) float64 {
 	return (s[n/2-1] + s[n/2]) / 2
 }
 
-// spread is the relative spread of xs, (max-min)/median, as pure-count
+// Spread is the relative spread of xs, (max-min)/median, as pure-count
 // reports it. It is 0 for fewer than two values and +Inf when the median is
 // 0 but the values differ.
-func spread(xs []float64) float64 {
+func Spread(xs []float64) float64 {
 	if len(xs) < 2 {
 		return 0
 	}

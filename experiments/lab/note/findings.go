@@ -3,6 +3,7 @@ package note
 import (
 	"fmt"
 	"strings"
+
 	"workbench/experiments/lab/expdir"
 )
 

@@ -1,12 +1,11 @@
 package note
 
 import (
-	"workbench/experiments/lab/judge"
-
 	"strings"
 	"testing"
 
 	"github.com/google/pprof/profile"
+	"workbench/experiments/lab/judge"
 )
 
 func TestFormat(t *testing.T) {

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/google/pprof/profile"
-
 	"workbench/experiments/lab/expdir"
 	"workbench/perfcount"
 )

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
 	"workbench/experiments/lab/expdir"
 )
 

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
 	"workbench/experiments/lab/expdir"
 )
 

@@ -8,10 +8,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"workbench/experiments/lab/expdir"
 
 	"github.com/google/pprof/profile"
-
+	"workbench/experiments/lab/expdir"
 	"workbench/experiments/lab/judge"
 )
 

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"workbench/experiments/lab/expdir"
 
+	"workbench/experiments/lab/expdir"
 	"workbench/experiments/lab/judge"
 	"workbench/perfcount"
 )

@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+
 	"workbench/experiments/lab/expdir"
 )
 

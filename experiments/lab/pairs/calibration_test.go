@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"workbench/experiments/lab/expdir"
 
+	"workbench/experiments/lab/expdir"
 	"workbench/experiments/lab/pairs"
 )
 

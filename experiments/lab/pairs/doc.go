@@ -1,51 +1,27 @@
 // Package pairs runs a suite of workloads on two revisions of the project in
 // alternating before/after pairs and writes one JSON line per run.
 //
-// It is the execution half of `just pairs`: statistics (package judge) and the
-// note are computed later, from the JSONL alone.
+// It is the execution half of `just pairs`: statistics (package judge) and
+// the note (package note) are computed later, from the experiment directory
+// alone (package expdir). Run is the thin sequence of the stages, each its
+// own package:
 //
-// The pieces, in the order Run uses them:
+//  1. suite.LoadSuite reads the suite from EXPERIMENTS/suites.
+//  2. build.Builder resolves and builds both revisions (cached by commit).
+//  3. measure.DetectControls sets what is held identical for both sides;
+//     experiment.go names the directory, writes meta.json and the
+//     criteria (through expdir), and calibration is copied in.
+//  4. Schedule (schedule.go) orders the cells, pair by pair in ABBA order
+//     (pair 1 before then after, pair 2 after then before, ...);
+//     measure.RunCells runs the two sides of one workload in one pair
+//     together, and each line is appended to runs.jsonl and fsync'd
+//     (expdir.RunsWriter) as it finishes. history.go keeps each side's
+//     floors for the settling rule's reference (judge.Rounds).
+//  5. profiles.go converts pair 1's callgrind dumps into pprof profiles;
+//     a completed A/A experiment becomes its commit's calibration.
 //
-//   - Suite (suite.go): the declarative list of workloads and their
-//     measurements (typically one native for time, one under callgrind for
-//     instructions), parsed from a line-based .suite file with line-numbered
-//     errors.
-//   - Builder (build.go): resolves each revision to a commit, checks it out in
-//     a temporary git worktree under the cache directory, builds the subject
-//     binaries with `go build -trimpath`, and caches them by commit hash. The
-//     user's checkout is never touched; the harness itself always comes from
-//     the current checkout.
-//   - Controls (controls.go): what is held identical for both sides: the
-//     subject's path (one symlink swapped between sides), argv, environment,
-//     working directory, ASLR off with setarch -R, and the CPU it is pinned to
-//     with taskset.
-//   - Schedule (schedule.go): the cells of the experiment, one per pair,
-//     side and workload, pair by pair in ABBA order (pair 1 before then
-//     after, pair 2 after then before, ...).
-//   - measure.go: runs the two cells of one workload in one pair together
-//     (runCells) and merges pure-count's JSON lines and the children's
-//     rusage into one Line per side. A callgrind measurement is one
-//     invocation per side. A native (perf) measurement is several fresh
-//     processes per side, each timing many short regions, alternating
-//     between the sides A B B A A B ..., at least repeat of them and, up to
-//     max-repeat, more until both sides' floors settle (two processes
-//     within 2 % of the side's fastest region, which is itself within 2 %
-//     of the side's median floor in earlier pairs); a run's time is its
-//     fastest region. Experiment 012 shows why: on a shared VM whole processes can
-//     run up to twice as slow, while the floor of many regions holds.
-//   - Line (line.go): one run, a record.Run plus the fields this runner
-//     adds, appended and fsync'd to runs.jsonl as each run finishes, and
-//     read back on resume.
-//   - experiment.go: the experiment directory, its meta.json and criteria.
-//   - Progress (progress.go): one updating line on a terminal, plain lines
-//     elsewhere.
-//   - calibration.go: A/A calibration, below.
-//   - Bisect (bisect.go): the first commit between a good and a bad one
-//     where a workload's instruction count rises, built by the same Builder
-//     and measured under the same Controls.
-//
-// Nothing here interprets the numbers beyond copying them into the record,
-// except Bisect, which compares medians of counts against a threshold.
+// Progress (progress.go) is one updating line on a terminal, plain lines
+// elsewhere.
 //
 // # Calibration
 //
@@ -64,7 +40,7 @@
 // calibration.jsonl when it starts, and records where it came from in
 // meta.json ("calibration": path, commit, suite, the A/A experiment, runs).
 // The experiment directory alone then holds everything the judge and the
-// note need (judge.Judge takes ReadCalibration's runs as its calib
+// note need (judge.Judge takes expdir.ReadCalibration's runs as its calib
 // argument, the noise floor of counts), and a later A/A run of the same
 // commit does not change an experiment already started. An A/A experiment
 // takes no calibration: it is one.

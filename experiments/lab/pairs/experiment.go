@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 
+	"workbench/experiments/lab/build"
 	"workbench/experiments/lab/expdir"
 )
 
@@ -46,7 +47,7 @@ func NextExperiment(dir, before, after string) (string, error) {
 			}
 		}
 	}
-	return fmt.Sprintf("%03d-pairs-%s-%s", high+1, short(before), short(after)), nil
+	return fmt.Sprintf("%03d-pairs-%s-%s", high+1, build.Short(before), build.Short(after)), nil
 }
 
 // latestExperiment returns the highest-numbered NNN-pairs-<before>-<after>
@@ -54,7 +55,7 @@ func NextExperiment(dir, before, after string) (string, error) {
 // experiment is named.
 func latestExperiment(dir, before, after string) string {
 	ents, _ := os.ReadDir(dir)
-	re := regexp.MustCompile(`^([0-9]{3,})-pairs-` + short(before) + `-` + short(after) + `$`)
+	re := regexp.MustCompile(`^([0-9]{3,})-pairs-` + build.Short(before) + `-` + build.Short(after) + `$`)
 	best, high := "", -1
 	for _, e := range ents {
 		if m := re.FindStringSubmatch(e.Name()); m != nil && e.IsDir() {
@@ -76,10 +77,10 @@ func setupCriteria(ctx context.Context, repo, expDir, before string, warn func(s
 	old, oldErr := os.ReadFile(path)
 	if rel, err := filepath.Rel(repo, path); err == nil && filepath.IsLocal(rel) {
 		rel = filepath.ToSlash(rel)
-		if b, err := gitBytes(ctx, repo, "show", before+":"+rel); err == nil {
+		if b, err := build.GitBytes(ctx, repo, "show", before+":"+rel); err == nil {
 			text := string(b)
 			if oldErr == nil && string(old) != text {
-				warn(fmt.Sprintf("%s differs from the criteria committed at %s: using the committed one", path, short(before)))
+				warn(fmt.Sprintf("%s differs from the criteria committed at %s: using the committed one", path, build.Short(before)))
 			}
 			if oldErr != nil || string(old) != text {
 				if err := expdir.WriteFileAtomic(path, []byte(text)); err != nil {
@@ -101,8 +102,8 @@ func setupCriteria(ctx context.Context, repo, expDir, before string, warn func(s
 // harnessInfo describes the checkout at repo.
 func harnessInfo(ctx context.Context, repo string) expdir.Harness {
 	h := expdir.Harness{Repo: repo}
-	h.Commit, _ = git(ctx, repo, "rev-parse", "--verify", "--quiet", "HEAD")
-	if st, err := git(ctx, repo, "status", "--porcelain", "--untracked-files=no"); err == nil && st != "" {
+	h.Commit, _ = build.Git(ctx, repo, "rev-parse", "--verify", "--quiet", "HEAD")
+	if st, err := build.Git(ctx, repo, "status", "--porcelain", "--untracked-files=no"); err == nil && st != "" {
 		h.Dirty = true
 	}
 	return h

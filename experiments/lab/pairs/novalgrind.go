@@ -3,6 +3,8 @@ package pairs
 import (
 	"os/exec"
 	"slices"
+
+	"workbench/experiments/lab/suite"
 )
 
 // lookPathValgrind reports whether valgrind is installed.
@@ -17,43 +19,43 @@ func lookPathValgrind() bool {
 // the workloads are measured for time only. It returns the one line that
 // says which, for the log and the note's controls, or "" when valgrind is
 // there or the suite has no callgrind measurement.
-func substituteCallgrind(suite *Suite, haveValgrind func() bool, backend func() (string, error)) string {
+func substituteCallgrind(su *suite.Suite, haveValgrind func() bool, backend func() (string, error)) string {
 	uses := false
-	for _, w := range suite.Workloads {
+	for _, w := range su.Workloads {
 		for _, m := range w.Measures {
-			uses = uses || m.Backend == BackendCallgrind
+			uses = uses || m.Backend == suite.BackendCallgrind
 		}
 	}
 	if !uses || haveValgrind() {
 		return ""
 	}
 	withPMU := false
-	if b, err := backend(); err == nil && b == BackendPerf {
+	if b, err := backend(); err == nil && b == suite.BackendPerf {
 		withPMU = true
 	}
-	for i := range suite.Workloads {
-		w := &suite.Workloads[i]
-		var kept []Measure
-		hasPerf := slices.ContainsFunc(w.Measures, func(m Measure) bool { return m.Backend == BackendPerf })
+	for i := range su.Workloads {
+		w := &su.Workloads[i]
+		var kept []suite.Measure
+		hasPerf := slices.ContainsFunc(w.Measures, func(m suite.Measure) bool { return m.Backend == suite.BackendPerf })
 		for _, m := range w.Measures {
 			switch {
-			case m.Backend != BackendCallgrind:
+			case m.Backend != suite.BackendCallgrind:
 				kept = append(kept, m)
 			case withPMU && !hasPerf:
-				m.Backend, m.Events = BackendPerf, []string{"instructions:u"}
+				m.Backend, m.Events = suite.BackendPerf, []string{"instructions:u"}
 				kept = append(kept, m)
 			}
 		}
 		if withPMU && hasPerf {
 			for j := range kept {
-				if kept[j].Backend == BackendPerf && !slices.Contains(kept[j].Events, "instructions:u") {
+				if kept[j].Backend == suite.BackendPerf && !slices.Contains(kept[j].Events, "instructions:u") {
 					kept[j].Events = append(slices.Clone(kept[j].Events), "instructions:u")
 				}
 			}
 		}
 		w.Measures = kept
 	}
-	suite.Workloads = slices.DeleteFunc(suite.Workloads, func(w Workload) bool { return len(w.Measures) == 0 })
+	su.Workloads = slices.DeleteFunc(su.Workloads, func(w suite.Workload) bool { return len(w.Measures) == 0 })
 	if withPMU {
 		return "valgrind is not installed (apt-get install valgrind): instructions are counted with perf (instructions:u) instead of callgrind"
 	}

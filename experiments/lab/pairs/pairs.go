@@ -8,11 +8,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"time"
-	"workbench/experiments/lab/expdir"
-	"workbench/experiments/lab/judge"
 
+	"workbench/experiments/lab/build"
+	"workbench/experiments/lab/expdir"
+	"workbench/experiments/lab/measure"
+	"workbench/experiments/lab/suite"
 	"workbench/perfcount"
 )
 
@@ -22,34 +23,23 @@ const DefaultPairs = 6
 
 // Options configure Run. Only Before and After are required.
 type Options struct {
-	// Repo is the checkout the harness runs from; its history must hold
-	// both revisions. Empty: the checkout containing the working directory.
-	Repo string
+	// Options are the settings shared with bisect: checkout, experiments
+	// directory, cache, suite and controls.
+	build.Options
 	// Before and After are the revisions compared, as the user names them.
 	Before, After string
 	// Pairs is the number of pairs; 0 takes the suite's, or DefaultPairs.
 	Pairs int
-	// Suite is a suite name (looked up in ExperimentsDir/suites) or a path;
-	// empty is "default".
-	Suite string
 	// Experiment is the experiment directory's name; empty picks the next
 	// free NNN-pairs-<before>-<after> (with Resume: the latest one for these
 	// commits, if any).
 	Experiment string
-	// ExperimentsDir holds experiment directories; empty is Repo/experiments.
-	ExperimentsDir string
 	// Resume continues an experiment that already has runs, skipping the
 	// cells it has recorded. Without it, such an experiment is refused.
 	Resume bool
-	// CacheDir holds builds and run directories; empty is DefaultCacheDir().
-	CacheDir string
 	// CalibrationDir holds the A/A calibration of each commit and suite
 	// (see CalibrationFile); empty is Repo/data/calibration.
 	CalibrationDir string
-	// CPU, KeepASLR and ExtraEnv choose the controls; see ControlOptions.
-	CPU      string
-	KeepASLR bool
-	ExtraEnv []string
 	// Progress receives progress; Terminal makes it one updating line.
 	Progress io.Writer
 	Terminal bool
@@ -96,23 +86,23 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err := o.fill(ctx); err != nil {
 		return nil, err
 	}
-	suite, err := LoadSuite(filepath.Join(o.Repo, "experiments", "suites"), o.Suite)
+	su, err := suite.LoadSuite(o.SuitesDir(), o.Suite)
 	if err != nil {
 		return nil, err
 	}
-	substitute := substituteCallgrind(suite, lookPathValgrind, DetectBackend)
+	substitute := substituteCallgrind(su, lookPathValgrind, measure.DetectBackend)
 	if substitute != "" {
 		logf("%s", substitute)
 	}
 	if o.Pairs == 0 {
-		o.Pairs = cmp.Or(suite.Pairs, DefaultPairs)
+		o.Pairs = cmp.Or(su.Pairs, DefaultPairs)
 	}
 	if o.Pairs < 1 {
 		return nil, fmt.Errorf("pairs %d: want at least 1", o.Pairs)
 	}
 
 	// 2. Resolve the revisions.
-	b := &Builder{Repo: o.Repo, CacheDir: o.CacheDir, Log: o.Log}
+	b := &build.Builder{Repo: o.Repo, CacheDir: o.CacheDir, Log: o.Log}
 	revs := [2]string{o.Before, o.After}
 	var commits [2]string
 	for i, rev := range revs {
@@ -136,11 +126,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	res := &Result{Experiment: exp, Dir: filepath.Join(o.ExperimentsDir, exp)}
 	res.RunsPath = filepath.Join(res.Dir, expdir.RunsFile)
-	runDir := RunDirFor(o.CacheDir, res.Dir)
+	runDir := measure.RunDirFor(o.CacheDir, res.Dir)
 	if err := os.MkdirAll(runDir, 0o755); err != nil {
 		return nil, err
 	}
-	unlock, err := lockFile(filepath.Join(runDir, "lock"))
+	unlock, err := build.LockFile(filepath.Join(runDir, "lock"))
 	if err != nil {
 		return nil, fmt.Errorf("experiment %s: %w", exp, err)
 	}
@@ -162,34 +152,34 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if old != nil && (old.Before.Commit != commits[0] || old.After.Commit != commits[1]) {
 		return nil, fmt.Errorf("%w: %s compares %s with %s, not %s with %s; choose another exp",
 			ErrMetaMismatch, filepath.Join(res.Dir, expdir.MetaFile),
-			short(old.Before.Commit), short(old.After.Commit), short(commits[0]), short(commits[1]))
+			build.Short(old.Before.Commit), build.Short(old.After.Commit), build.Short(commits[0]), build.Short(commits[1]))
 	}
 
 	// 4. Build both sides (the same commit on both sides is an A/A
 	// experiment: built once, then found in the cache).
 	aa := commits[0] == commits[1]
 	var builds0 [2]expdir.Build
-	for i, side := range []Side{Before, After} {
-		if builds0[i], err = b.Build(ctx, side, revs[i], commits[i], suite.Tools()); err != nil {
+	for i, side := range []measure.Side{measure.Before, measure.After} {
+		if builds0[i], err = b.Build(ctx, string(side), revs[i], commits[i], su.Tools()); err != nil {
 			return nil, err
 		}
 	}
 
 	// 5. Set up the controls, the directory, meta.json and the criteria.
-	controls, err := DetectControls(ctx, runDir, ControlOptions{CPU: o.CPU, KeepASLR: o.KeepASLR, ExtraEnv: o.ExtraEnv})
+	controls, err := measure.DetectControls(ctx, runDir, measure.ControlOptions{CPU: o.CPU, KeepASLR: o.KeepASLR, ExtraEnv: o.ExtraEnv})
 	if err != nil {
 		return nil, err
 	}
 	if substitute != "" {
 		controls.Notes = append(controls.Notes, substitute)
 	}
-	feat := probeFeatures(ctx, builds0[:], suite.Tools())
-	controls.Alternation, controls.PrepareOnce = expdir.AlternateRegions, feat.rerun
-	if !feat.gate {
+	feat := measure.ProbeFeatures(ctx, builds0[:], su.Tools())
+	controls.Alternation, controls.PrepareOnce = expdir.AlternateRegions, feat.Rerun
+	if !feat.Gate {
 		controls.Alternation = expdir.AlternateProcesses
 		controls.Notes = append(controls.Notes, "a side's pure-count predates run --gate: the two sides' native measurements alternate whole processes, not single regions")
 	}
-	if !feat.rerun && suite.preparesOnce() {
+	if !feat.Rerun && su.PreparesOnce() {
 		controls.Notes = append(controls.Notes, "a side's pure-count predates run --rerun: the prepare=once workloads are prepared afresh for every region, on both sides")
 	}
 	for _, n := range controls.Notes {
@@ -198,7 +188,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err := os.MkdirAll(res.Dir, 0o755); err != nil {
 		return nil, err
 	}
-	cells := Schedule(o.Pairs, suite.Workloads)
+	cells := Schedule(o.Pairs, su.Workloads)
 	if old != nil {
 		res.Meta = *old
 		if old.Controls.ASLROff != controls.ASLROff || old.Controls.CPU != controls.CPU {
@@ -210,30 +200,30 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		if err != nil {
 			return nil, fmt.Errorf("criteria: %w", err)
 		}
-		calib, err := setupCalibration(o.CalibrationDir, commits[0], suite.Name, res.Dir, aa)
+		calib, err := setupCalibration(o.CalibrationDir, commits[0], su.Name, res.Dir, aa)
 		if err != nil {
 			return nil, err
 		}
 		switch {
 		case aa:
 			logf("A/A experiment (both sides %s): when complete, its runs become the calibration of %s",
-				short(commits[0]), expdir.CalibrationPath(o.CalibrationDir, commits[0], suite.Name))
+				build.Short(commits[0]), expdir.CalibrationPath(o.CalibrationDir, commits[0], su.Name))
 		case calib != nil:
-			logf("calibration: %d A/A runs of %s (suite %s) copied from %s", calib.Runs, short(calib.Commit), calib.Suite, calib.Path)
+			logf("calibration: %d A/A runs of %s (suite %s) copied from %s", calib.Runs, build.Short(calib.Commit), calib.Suite, calib.Path)
 		default:
 			logf("no calibration of %s for suite %s: noise from this experiment's own spread (an A/A run, before=after=%s, makes one)",
-				short(commits[0]), suite.Name, short(commits[0]))
+				build.Short(commits[0]), su.Name, build.Short(commits[0]))
 		}
 		res.Meta = expdir.Meta{
 			Experiment:  exp,
 			Before:      builds0[0],
 			After:       builds0[1],
-			Suite:       suite.Name,
-			SuitePath:   suite.Path,
-			SuiteText:   suite.Text,
+			Suite:       su.Name,
+			SuitePath:   su.Path,
+			SuiteText:   su.Text,
 			Pairs:       o.Pairs,
 			Runs:        len(cells),
-			Timeout:     suite.Timeout,
+			Timeout:     su.Timeout,
 			Controls:    controls.Controls,
 			Criteria:    origin,
 			AA:          aa,
@@ -253,7 +243,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	defer w.Close()
-	var todo []Cell
+	var todo []measure.Cell
 	for _, c := range cells {
 		if done[c.Key()] {
 			res.Skipped++
@@ -285,15 +275,15 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		for _, c := range group {
 			refs = append(refs, hist.ref(c.Workload.Name, c.Side))
 			b := builds0[0]
-			if c.Side == After {
+			if c.Side == measure.After {
 				b = builds0[1]
 			}
 			builds = append(builds, b)
 			dumps = append(dumps, profileDumpDir(res.Dir, c))
 		}
 		p.Starting(group[0])
-		ls, err := runCells(ctx, &controls, suite.Timeout, group, builds, dumps, refs)
-		if errors.Is(err, errInterrupted) {
+		ls, err := measure.RunCells(ctx, &controls, su.Timeout, group, builds, dumps, refs)
+		if errors.Is(err, measure.ErrInterrupted) {
 			return res, interrupted(res, ctx.Err())
 		}
 		if err != nil {
@@ -301,7 +291,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		}
 		for i := range ls {
 			l := &ls[i]
-			l.Experiment, l.Suite = exp, suite.Name
+			l.Experiment, l.Suite = exp, su.Name
 			hist.add(l)
 			if err := w.Append(l); err != nil {
 				return res, err
@@ -316,16 +306,16 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			}
 		}
 	}
-	for _, err := range convertProfiles(res.Dir, suite) {
+	for _, err := range convertProfiles(res.Dir, su) {
 		logf("warning: %v", err)
 	}
 
 	// 7. A completed A/A experiment becomes its commit's calibration.
 	if aa && res.Ran+res.Skipped == len(cells) {
-		if res.CalibrationSaved, err = expdir.SaveCalibration(res.RunsPath, o.CalibrationDir, commits[0], suite.Name); err != nil {
+		if res.CalibrationSaved, err = expdir.SaveCalibration(res.RunsPath, o.CalibrationDir, commits[0], su.Name); err != nil {
 			return res, err
 		}
-		logf("calibration of %s (suite %s) saved to %s", short(commits[0]), suite.Name, res.CalibrationSaved)
+		logf("calibration of %s (suite %s) saved to %s", build.Short(commits[0]), su.Name, res.CalibrationSaved)
 		if res.Failed > 0 {
 			logf("warning: %d of the calibration's runs failed; the judge uses only its complete, successful pairs", res.Failed)
 		}
@@ -337,11 +327,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 // one, into a new experiment's directory and says where it came from. An
 // A/A experiment takes none: it is the calibration. A calibration file left
 // by an earlier start of the directory is removed when there is none now.
-func setupCalibration(dir, before, suite, expDir string, aa bool) (*expdir.CalibrationOrigin, error) {
+func setupCalibration(dir, before, su, expDir string, aa bool) (*expdir.CalibrationOrigin, error) {
 	var calib *expdir.CalibrationOrigin
 	if !aa {
 		var err error
-		if calib, err = expdir.CopyCalibration(dir, before, suite, expdir.Dir(expDir)); err != nil {
+		if calib, err = expdir.CopyCalibration(dir, before, su, expdir.Dir(expDir)); err != nil {
 			return nil, err
 		}
 	}
@@ -360,38 +350,24 @@ func (o *Options) fill(ctx context.Context) error {
 	if o.Before == "" || o.After == "" {
 		return errors.New("both a before and an after revision are needed")
 	}
-	var err error
-	if o.Repo == "" {
-		if o.Repo, err = RepoRoot(ctx, "."); err != nil {
-			return err
-		}
+	if o.Pairs < 0 {
+		return fmt.Errorf("pairs %d: want a positive number of pairs, or 0 for the suite's", o.Pairs)
 	}
-	if o.ExperimentsDir == "" {
-		o.ExperimentsDir = filepath.Join(o.Repo, "experiments")
-	}
-	if o.CacheDir == "" {
-		if o.CacheDir, err = DefaultCacheDir(); err != nil {
-			return err
-		}
+	if err := o.Options.Fill(ctx); err != nil {
+		return err
 	}
 	if o.CalibrationDir == "" {
 		o.CalibrationDir = filepath.Join(o.Repo, "data", "calibration")
 	}
-	for _, p := range []*string{&o.Repo, &o.ExperimentsDir, &o.CacheDir, &o.CalibrationDir} {
-		if *p, err = filepath.Abs(*p); err != nil {
-			return err
-		}
-	}
-	if o.Suite == "" {
-		o.Suite = "default"
-	}
-	return nil
+	var err error
+	o.CalibrationDir, err = filepath.Abs(o.CalibrationDir)
+	return err
 }
 
 // recorded reads the cells already in runs.jsonl, its lines, and the
 // length of its whole lines. Recorded runs without resume are an error: they are never
 // overwritten.
-func recorded(path string, resume bool) (done map[CellKey]bool, lines []expdir.Line, complete int64, err error) {
+func recorded(path string, resume bool) (done map[measure.CellKey]bool, lines []expdir.Line, complete int64, err error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil, 0, nil
@@ -408,7 +384,7 @@ func recorded(path string, resume bool) (done map[CellKey]bool, lines []expdir.L
 		return nil, nil, 0, fmt.Errorf("%w: %s holds %d runs; pass resume=1 (--resume) to continue it, or choose another exp",
 			ErrRunsExist, path, len(lines))
 	}
-	done = make(map[CellKey]bool, len(lines))
+	done = make(map[measure.CellKey]bool, len(lines))
 	for i := range lines {
 		done[lineKey(&lines[i])] = true
 	}
@@ -416,39 +392,11 @@ func recorded(path string, resume bool) (done map[CellKey]bool, lines []expdir.L
 }
 
 // lineKey returns the cell a line records.
-func lineKey(l *expdir.Line) CellKey {
-	return CellKey{Pair: l.Pair, Side: Side(l.Side), Workload: l.Workload}
+func lineKey(l *expdir.Line) measure.CellKey {
+	return measure.CellKey{Pair: l.Pair, Side: measure.Side(l.Side), Workload: l.Workload}
 }
 
 func interrupted(res *Result, err error) error {
 	return fmt.Errorf("interrupted after %d runs (all recorded in %s): continue with resume=1 exp=%s: %w",
 		res.Ran, res.RunsPath, res.Experiment, err)
-}
-
-// floorHistory keeps, per workload and side, the floors (wall nanoseconds
-// per op of the fastest region) of the runs recorded so far, for the settle
-// rule's reference (see judge.Rounds.Another).
-type floorHistory map[string]map[Side][]float64
-
-func (h *floorHistory) add(l *expdir.Line) {
-	if l.Failed() || l.Metrics.Throughput <= 0 {
-		return
-	}
-	if *h == nil {
-		*h = floorHistory{}
-	}
-	if (*h)[l.Workload] == nil {
-		(*h)[l.Workload] = map[Side][]float64{}
-	}
-	side := Side(l.Side)
-	(*h)[l.Workload][side] = append((*h)[l.Workload][side], 1e9/l.Metrics.Throughput)
-}
-
-// ref returns the median floor of workload's side so far, or 0.
-func (h floorHistory) ref(workload string, side Side) float64 {
-	fs := slices.Clone(h[workload][side])
-	if len(fs) == 0 {
-		return 0
-	}
-	return judge.Median(fs)
 }

@@ -13,10 +13,13 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"workbench/experiments/lab/expdir"
 
+	"workbench/experiments/lab/build"
+	"workbench/experiments/lab/expdir"
+	"workbench/experiments/lab/measure"
 	"workbench/experiments/lab/pairs"
 	"workbench/experiments/lab/pairs/pairstest"
+	"workbench/experiments/lab/suite"
 )
 
 // testSuite runs three workloads of the fake subject: one under callgrind,
@@ -54,12 +57,9 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	f.opts = pairs.Options{
-		Repo:     f.repo.Dir,
+		Options:  build.Options{Repo: f.repo.Dir, Suite: "test", CacheDir: t.TempDir(), ExtraEnv: []string{"FAKE_LOG=" + f.fakeLog}},
 		Before:   "HEAD~1",
 		After:    "main",
-		Suite:    "test",
-		CacheDir: t.TempDir(),
-		ExtraEnv: []string{"FAKE_LOG=" + f.fakeLog},
 		Log:      f.log,
 		Progress: new(bytes.Buffer),
 	}
@@ -83,7 +83,7 @@ func readLines(t *testing.T, path string) []expdir.Line {
 func keys(lines []expdir.Line) []string {
 	var ks []string
 	for i := range lines {
-		ks = append(ks, pairs.CellKey{Pair: lines[i].Pair, Side: pairs.Side(lines[i].Side), Workload: lines[i].Workload}.String())
+		ks = append(ks, measure.CellKey{Pair: lines[i].Pair, Side: measure.Side(lines[i].Side), Workload: lines[i].Workload}.String())
 	}
 	return ks
 }
@@ -91,7 +91,7 @@ func keys(lines []expdir.Line) []string {
 // scheduleKeys is the order the test suite's cells run in.
 func scheduleKeys(t *testing.T, n int) []string {
 	t.Helper()
-	s, err := pairs.ParseSuite("test.suite", strings.NewReader(testSuite))
+	s, err := suite.ParseSuite("test.suite", strings.NewReader(testSuite))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -348,11 +348,11 @@ func TestRun_BuildFailure(t *testing.T) {
 	o.After = "broken"
 	o.Experiment = "009-broken"
 	_, err := pairs.Run(context.Background(), o)
-	var be *pairs.BuildError
+	var be *build.BuildError
 	if !errors.As(err, &be) {
 		t.Fatalf("got %v, want a *BuildError", err)
 	}
-	if be.Side != pairs.After || be.Revision != "broken" || be.Commit != f.repo.Broken ||
+	if be.Side != string(measure.After) || be.Revision != "broken" || be.Commit != f.repo.Broken ||
 		!strings.Contains(be.StderrTail, "main.go") {
 		t.Errorf("build error %+v", be)
 	}
@@ -382,8 +382,8 @@ func TestRun_UnknownRevision(t *testing.T) {
 
 func TestRun_Timeout(t *testing.T) {
 	f := newFixture(t)
-	suite := filepath.Join(f.repo.Dir, "experiments", "suites", "sleepy.suite")
-	if err := os.WriteFile(suite, []byte("workload sleep backend=perf timeout=300ms\nworkload count-a backend=perf\n"), 0o644); err != nil {
+	su := filepath.Join(f.repo.Dir, "experiments", "suites", "sleepy.suite")
+	if err := os.WriteFile(su, []byte("workload sleep backend=perf timeout=300ms\nworkload count-a backend=perf\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	o := f.opts
@@ -509,10 +509,10 @@ func TestRun_GatedCrashLeavesTheOtherSide(t *testing.T) {
 
 // runGated runs suite (as suite "gated") on the fixture as experiment exp,
 // with the fake logging each gated region to the returned file.
-func runGated(t *testing.T, suite, exp string) (*pairs.Result, string) {
+func runGated(t *testing.T, su, exp string) (*pairs.Result, string) {
 	t.Helper()
 	f := newFixture(t)
-	if err := os.WriteFile(filepath.Join(f.repo.Dir, "experiments", "suites", "gated.suite"), []byte(suite), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(f.repo.Dir, "experiments", "suites", "gated.suite"), []byte(su), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	regionLog := filepath.Join(t.TempDir(), "regions.log")

@@ -7,7 +7,9 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
 	"workbench/experiments/lab/expdir"
+	"workbench/experiments/lab/measure"
 )
 
 // Progress reports the runs as they go. On a terminal it keeps one line
@@ -30,7 +32,7 @@ type Progress struct {
 	start   time.Time
 	done    int
 	lastLen int
-	cur     *Cell
+	cur     *measure.Cell
 	stop    chan struct{}
 	stopped chan struct{}
 }
@@ -48,7 +50,7 @@ func (p *Progress) left() string {
 }
 
 // Starting reports that a cell starts.
-func (p *Progress) Starting(c Cell) {
+func (p *Progress) Starting(c measure.Cell) {
 	if p.W == nil {
 		return
 	}
@@ -93,7 +95,7 @@ func (p *Progress) redraw() {
 }
 
 // Finished reports a finished run.
-func (p *Progress) Finished(c Cell, l *expdir.Line) {
+func (p *Progress) Finished(c measure.Cell, l *expdir.Line) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done++

@@ -4,16 +4,19 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
 	"workbench/experiments/lab/expdir"
+	"workbench/experiments/lab/measure"
+	"workbench/experiments/lab/suite"
 )
 
 func TestProgress_Plain(t *testing.T) {
 	var b bytes.Buffer
 	p := &Progress{W: &b, Pairs: 2, Total: 2}
-	c := Cell{Pair: 1, Position: 1, Side: Before, Workload: Workload{Name: "w"}}
+	c := measure.Cell{Pair: 1, Position: 1, Side: measure.Before, Workload: suite.Workload{Name: "w"}}
 	p.Starting(c)
 	p.Finished(c, &expdir.Line{})
-	c.Side = After
+	c.Side = measure.After
 	p.Starting(c)
 	l := &expdir.Line{Measurements: []expdir.Measurement{{Backend: "perf"}, {Backend: "callgrind", ExitCode: 3}}}
 	l.ExitCode = 3
@@ -30,7 +33,7 @@ func TestProgress_Plain(t *testing.T) {
 func TestProgress_Terminal(t *testing.T) {
 	var b bytes.Buffer
 	p := &Progress{W: &b, Terminal: true, Pairs: 1, Total: 2}
-	c := Cell{Pair: 1, Position: 1, Side: Before, Workload: Workload{Name: "w"}}
+	c := measure.Cell{Pair: 1, Position: 1, Side: measure.Before, Workload: suite.Workload{Name: "w"}}
 	p.Starting(c)
 	p.Finished(c, &expdir.Line{})
 	l := &expdir.Line{Error: "no output"}

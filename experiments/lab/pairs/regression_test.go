@@ -14,10 +14,11 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"workbench/experiments/lab/expdir"
 
 	"github.com/google/pprof/profile"
-
+	"workbench/experiments/lab/bisect"
+	"workbench/experiments/lab/build"
+	"workbench/experiments/lab/expdir"
 	"workbench/experiments/lab/judge"
 	"workbench/experiments/lab/pairs"
 )
@@ -79,7 +80,7 @@ func TestInjectedRegression(t *testing.T) {
 	}
 	ctx := context.Background()
 	start := time.Now()
-	src, err := pairs.RepoRoot(ctx, ".")
+	src, err := build.RepoRoot(ctx, ".")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,8 +89,8 @@ func TestInjectedRegression(t *testing.T) {
 		s.files, s.base, s.regress, s.head, time.Since(start).Round(time.Millisecond))
 
 	work := t.TempDir()
-	suite := filepath.Join(work, "regression.suite")
-	writeFile(t, suite, regressionSuite)
+	su := filepath.Join(work, "regression.suite")
+	writeFile(t, su, regressionSuite)
 	expDir := filepath.Join(work, "experiments")
 	cache := filepath.Join(work, "cache")
 	var log bytes.Buffer
@@ -99,15 +100,12 @@ func TestInjectedRegression(t *testing.T) {
 		"instructions.max_higher = 1%\nmin_clean_pairs = 3\n")
 	phase := time.Now()
 	res, err := pairs.Run(ctx, pairs.Options{
-		Repo:           s.dir,
-		Before:         "base",
-		After:          "regression",
-		Suite:          suite,
-		Experiment:     "001-regression",
-		ExperimentsDir: expDir,
-		CacheDir:       cache,
-		Log:            &log,
-		Progress:       io.Discard,
+		Options:    build.Options{Repo: s.dir, Suite: su, ExperimentsDir: expDir, CacheDir: cache},
+		Before:     "base",
+		After:      "regression",
+		Experiment: "001-regression",
+		Log:        &log,
+		Progress:   io.Discard,
 	})
 	if err != nil {
 		t.Fatalf("pairs: %v\nlog:\n%s", err, log.String())
@@ -158,15 +156,12 @@ func TestInjectedRegression(t *testing.T) {
 	// (b) bisect from base to the scratch HEAD.
 	phase = time.Now()
 	log.Reset()
-	b, err := pairs.Bisect(ctx, pairs.BisectOptions{
-		Repo:           s.dir,
-		Good:           "base",
-		Bad:            "HEAD",
-		Workload:       "sort-ints-10k",
-		Suite:          suite,
-		ExperimentsDir: expDir,
-		CacheDir:       cache,
-		Log:            &log,
+	b, err := bisect.Run(ctx, bisect.Options{
+		Options:  build.Options{Repo: s.dir, Suite: su, ExperimentsDir: expDir, CacheDir: cache},
+		Good:     "base",
+		Bad:      "HEAD",
+		Workload: "sort-ints-10k",
+		Log:      &log,
 	})
 	if err != nil {
 		t.Fatalf("bisect: %v\nlog:\n%s", err, log.String())

@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"workbench/experiments/lab/suite"
 )
 
 func TestSchedule_ABBA(t *testing.T) {
-	ws := []Workload{{Name: "a"}, {Name: "b"}}
+	ws := []suite.Workload{{Name: "a"}, {Name: "b"}}
 	var got []string
 	for _, c := range Schedule(3, ws) {
 		got = append(got, fmt.Sprintf("%d%d%s:%s", c.Pair, c.Position, c.Side, c.Workload.Name))

@@ -1,10 +1,11 @@
-package pairs
+package measure
 
 import (
 	"context"
 	"os"
 	"path/filepath"
 	"testing"
+
 	"workbench/experiments/lab/expdir"
 )
 
@@ -29,14 +30,14 @@ func TestProbeFeatures(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range []struct {
 		builds []expdir.Build
-		want   features
+		want   Features
 	}{
-		{[]expdir.Build{both, both}, features{gate: true, rerun: true}},
-		{[]expdir.Build{old, both}, features{}},
-		{[]expdir.Build{both, gateOnly}, features{gate: true}},
-		{[]expdir.Build{{Dir: filepath.Join(dir, "missing")}, both}, features{}},
+		{[]expdir.Build{both, both}, Features{Gate: true, Rerun: true}},
+		{[]expdir.Build{old, both}, Features{}},
+		{[]expdir.Build{both, gateOnly}, Features{Gate: true}},
+		{[]expdir.Build{{Dir: filepath.Join(dir, "missing")}, both}, Features{}},
 	} {
-		if got := probeFeatures(ctx, tc.builds, []string{"pure-count"}); got != tc.want {
+		if got := ProbeFeatures(ctx, tc.builds, []string{"pure-count"}); got != tc.want {
 			t.Errorf("%v: got %+v, want %+v", tc.builds, got, tc.want)
 		}
 	}

@@ -1,4 +1,4 @@
-package pairs
+package build
 
 import (
 	"bytes"
@@ -11,15 +11,15 @@ import (
 	"syscall"
 )
 
-// git runs git in dir and returns its standard output without the trailing
+// Git runs git in dir and returns its standard output without the trailing
 // newline. A failure carries git's own message.
-func git(ctx context.Context, dir string, args ...string) (string, error) {
-	out, err := gitBytes(ctx, dir, args...)
+func Git(ctx context.Context, dir string, args ...string) (string, error) {
+	out, err := GitBytes(ctx, dir, args...)
 	return strings.TrimRight(string(out), "\n"), err
 }
 
-// gitBytes runs git in dir and returns its standard output as it is.
-func gitBytes(ctx context.Context, dir string, args ...string) ([]byte, error) {
+// GitBytes runs git in dir and returns its standard output as it is.
+func GitBytes(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -35,7 +35,7 @@ func gitBytes(ctx context.Context, dir string, args ...string) ([]byte, error) {
 
 // RepoRoot returns the top directory of the git checkout that contains dir.
 func RepoRoot(ctx context.Context, dir string) (string, error) {
-	root, err := git(ctx, dir, "rev-parse", "--show-toplevel")
+	root, err := Git(ctx, dir, "rev-parse", "--show-toplevel")
 	if err != nil {
 		if abs, aerr := filepath.Abs(dir); aerr == nil {
 			dir = abs
@@ -45,9 +45,9 @@ func RepoRoot(ctx context.Context, dir string) (string, error) {
 	return root, nil
 }
 
-// tail returns the last lines of b, at most maxLines lines and about maxBytes
+// Tail returns the last lines of b, at most maxLines lines and about maxBytes
 // bytes, for quoting a failed command's output in an error or a record.
-func tail(b []byte, maxLines, maxBytes int) string {
+func Tail(b []byte, maxLines, maxBytes int) string {
 	s := strings.TrimRight(string(b), "\n")
 	if len(s) > maxBytes {
 		s = s[len(s)-maxBytes:]
@@ -62,9 +62,9 @@ func tail(b []byte, maxLines, maxBytes int) string {
 	return strings.Join(lines, "\n")
 }
 
-// lockFile takes an exclusive advisory lock on path, creating it, without
+// LockFile takes an exclusive advisory lock on path, creating it, without
 // waiting. The returned function releases it.
-func lockFile(path string) (unlock func(), err error) {
+func LockFile(path string) (unlock func(), err error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return nil, err

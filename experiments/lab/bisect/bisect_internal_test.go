@@ -1,8 +1,12 @@
-package pairs
+package bisect
 
 import (
 	"strings"
 	"testing"
+
+	"workbench/experiments/lab/judge"
+	"workbench/experiments/lab/measure"
+	"workbench/experiments/lab/suite"
 )
 
 func TestPickMiddle(t *testing.T) {
@@ -35,7 +39,7 @@ func TestPerOpCounts(t *testing.T) {
 {"kind":"run","workload":"other","ops":10,"repeat":1,"event":"instructions","value":5,"source":"callgrind"}
 {"kind":"summary","workload":"w","event":"instructions","source":"callgrind","n":2}
 `
-	counts, event, err := perOpCounts([]byte(out), "w", BackendCallgrind)
+	counts, event, err := measure.PerOpCounts([]byte(out), "w", suite.BackendCallgrind)
 	if err != nil || event != "instructions" || len(counts) != 2 || counts[0] != 100 || counts[1] != 101 {
 		t.Errorf("got %v, %q, %v", counts, event, err)
 	}
@@ -46,11 +50,11 @@ func TestPerOpCounts(t *testing.T) {
 		{`{"kind":"run","workload":"w","ops":10,"repeat":1,"event":"instructions","value":1,"source":"callgrind","multiplexed":true}`, "multiplexed"},
 		{`{"kind":"run","workload":"w","ops":0,"repeat":1,"event":"instructions","value":1,"source":"callgrind"}`, "ops is 0"},
 	} {
-		if _, _, err := perOpCounts([]byte(tc.out), "w", BackendCallgrind); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, _, err := measure.PerOpCounts([]byte(tc.out), "w", suite.BackendCallgrind); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: %v, want %q", tc.out, err, tc.want)
 		}
 	}
-	if s := spread([]float64{100, 102, 101}); s != 2.0/101 {
+	if s := judge.Spread([]float64{100, 102, 101}); s != 2.0/101 {
 		t.Errorf("spread = %v", s)
 	}
 	if got := fmtCount(2295861.4); got != "2,295,861" {

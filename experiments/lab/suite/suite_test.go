@@ -1,4 +1,4 @@
-package pairs
+package suite
 
 import (
 	"errors"

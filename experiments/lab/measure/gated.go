@@ -1,4 +1,4 @@
-package pairs
+package measure
 
 import (
 	"bytes"
@@ -10,7 +10,10 @@ import (
 	"slices"
 	"syscall"
 	"time"
+
+	"workbench/experiments/lab/build"
 	"workbench/experiments/lab/expdir"
+	"workbench/experiments/lab/suite"
 )
 
 // gateArgs returns args (a Measure's, ending -r N --json NAME) with --gate
@@ -56,7 +59,7 @@ type gatedProc struct {
 // argv.
 // A process that fails leaves the other to count its regions alone. The
 // error is non-nil only when ctx was cancelled or the harness failed.
-func invokeGated(ctx context.Context, c *Controls, timeout time.Duration, m Measure, builds []expdir.Build, args []string, order []int, regions int) ([]gatedResult, error) {
+func invokeGated(ctx context.Context, c *Controls, timeout time.Duration, m suite.Measure, builds []expdir.Build, args []string, order []int, regions int) ([]gatedResult, error) {
 	if m.Timeout > 0 {
 		timeout = m.Timeout
 	}
@@ -103,14 +106,14 @@ func invokeGated(ctx context.Context, c *Controls, timeout time.Duration, m Meas
 	}
 	c.tidy() // on an early return, the next Use removes them
 	if ctx.Err() != nil {
-		return nil, fmt.Errorf("%w: %w", errInterrupted, ctx.Err())
+		return nil, fmt.Errorf("%w: %w", ErrInterrupted, ctx.Err())
 	}
 	return res, nil
 }
 
 // startGated starts one gated process; one that cannot start is not alive,
 // and its Measurement says why.
-func startGated(ctx context.Context, c *Controls, timeout time.Duration, m Measure, args []string) *gatedProc {
+func startGated(ctx context.Context, c *Controls, timeout time.Duration, m suite.Measure, args []string) *gatedProc {
 	p := &gatedProc{ms: expdir.Measurement{Backend: m.Backend, Args: args, ExitCode: -1}, stderr: &tailBuffer{max: stderrKeep}}
 	argv := append(c.Prefix(), c.Program(m.Tool))
 	argv = append(argv, args...)
@@ -192,5 +195,5 @@ func (p *gatedProc) finish(timeout time.Duration) gatedResult {
 	if errors.Is(p.runCtx.Err(), context.DeadlineExceeded) {
 		p.ms.Error = fmt.Sprintf("killed after its timeout of %v", timeout)
 	}
-	return gatedResult{ms: p.ms, stdout: p.out.Bytes(), tail: tail(p.stderr.Bytes(), 20, 2000)}
+	return gatedResult{ms: p.ms, stdout: p.out.Bytes(), tail: build.Tail(p.stderr.Bytes(), 20, 2000)}
 }

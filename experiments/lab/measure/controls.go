@@ -1,4 +1,4 @@
-package pairs
+package measure
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
 	"workbench/experiments/lab/expdir"
 )
 

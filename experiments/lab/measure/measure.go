@@ -1,4 +1,4 @@
-package pairs
+package measure
 
 import (
 	"bufio"
@@ -12,20 +12,22 @@ import (
 	"slices"
 	"syscall"
 	"time"
-	"workbench/experiments/lab/judge"
 
+	"workbench/experiments/lab/build"
 	"workbench/experiments/lab/expdir"
+	"workbench/experiments/lab/judge"
+	"workbench/experiments/lab/suite"
 	"workbench/perfcount"
 )
 
 // stderrKeep is how much of a subject's stderr is kept for its tail.
 const stderrKeep = 64 << 10
 
-// errInterrupted marks a run cut short by the caller's context: it is not
+// ErrInterrupted marks a run cut short by the caller's context: it is not
 // recorded.
-var errInterrupted = errors.New("interrupted")
+var ErrInterrupted = errors.New("interrupted")
 
-// runCells runs every measurement of one or two cells and merges each
+// RunCells runs every measurement of one or two cells and merges each
 // cell's into its line (see Line for the rules). Two cells are the two sides
 // of one workload in one pair, in the order they were scheduled; builds and
 // dumpDirs go with them. The error is non-nil only when no line should be
@@ -51,7 +53,7 @@ var errInterrupted = errors.New("interrupted")
 // dumps (pure-count run --dump-dir), for the note's profiles. refs are each
 // side's reference floor, wall nanoseconds per op (0: none; see
 // judge.Rounds.Another).
-func runCells(ctx context.Context, c *Controls, timeout time.Duration, cells []Cell, builds []expdir.Build, dumpDirs []string, refs []float64) ([]expdir.Line, error) {
+func RunCells(ctx context.Context, c *Controls, timeout time.Duration, cells []Cell, builds []expdir.Build, dumpDirs []string, refs []float64) ([]expdir.Line, error) {
 	n := len(cells)
 	lines := make([]expdir.Line, n)
 	for i, cell := range cells {
@@ -89,7 +91,7 @@ func runCells(ctx context.Context, c *Controls, timeout time.Duration, cells []C
 				var err error
 				if one.Ops, err = parseCountOutput(&o, name, m.Backend, stdout); err != nil {
 					one.Error = err.Error()
-				} else if floor = o.floor; m.Backend == BackendPerf && !math.IsInf(floor, 1) {
+				} else if floor = o.floor; m.Backend == suite.BackendPerf && !math.IsInf(floor, 1) {
 					one.FloorNsPerOp = floor
 				}
 			}
@@ -113,14 +115,14 @@ func runCells(ctx context.Context, c *Controls, timeout time.Duration, cells []C
 			if err := c.Use(builds[side]); err != nil {
 				return err
 			}
-			one, stdout, tail, err := invoke(ctx, c, timeout, m, args)
+			one, stdout, tail, err := Invoke(ctx, c, timeout, m, args)
 			if err != nil {
 				return err
 			}
 			recordSide(side, one, stdout, tail)
 			return nil
 		}
-		if m.Backend == BackendPerf && n == 2 && max(m.Repeat, m.MaxRepeat) > 1 {
+		if m.Backend == suite.BackendPerf && n == 2 && max(m.Repeat, m.MaxRepeat) > 1 {
 			// Rounds of one process per side, the first side alternating
 			// A B B A ...; past repeat rounds, more while a side's floor is
 			// not settled, up to max-repeat. Within a round the two
@@ -170,7 +172,7 @@ func runCells(ctx context.Context, c *Controls, timeout time.Duration, cells []C
 		} else {
 			for i := range n {
 				args := m.Args(name)
-				if dumpDirs[i] != "" && m.Backend == BackendCallgrind {
+				if dumpDirs[i] != "" && m.Backend == suite.BackendCallgrind {
 					args = append([]string{args[0], "--dump-dir", dumpDirs[i]}, args[1:]...)
 				}
 				if err := invokeSide(i, args); err != nil {
@@ -213,7 +215,7 @@ func runCells(ctx context.Context, c *Controls, timeout time.Duration, cells []C
 				l.Machine = *out.machine
 			}
 			l.Counts = append(l.Counts, out.counts...)
-			if m.Backend == BackendPerf && !timed[i] {
+			if m.Backend == suite.BackendPerf && !timed[i] {
 				timed[i] = true
 				l.Ops = ms[i].Ops
 				l.Metrics = out.metrics
@@ -277,12 +279,12 @@ type output struct {
 	stderrTail string
 }
 
-// invoke runs m's tool once under the controls with args, and returns what
+// Invoke runs m's tool once under the controls with args, and returns what
 // it did, its standard output and the tail of its standard error. The error
 // is non-nil only when ctx was cancelled; a subject that failed to start,
 // exited non-zero or timed out is described in the Measurement. timeout is
 // the suite's, which the measurement's own overrides.
-func invoke(ctx context.Context, c *Controls, timeout time.Duration, m Measure, args []string) (ms expdir.Measurement, stdout []byte, stderrTail string, err error) {
+func Invoke(ctx context.Context, c *Controls, timeout time.Duration, m suite.Measure, args []string) (ms expdir.Measurement, stdout []byte, stderrTail string, err error) {
 	ms = expdir.Measurement{Backend: m.Backend, Args: args}
 	if m.Timeout > 0 {
 		timeout = m.Timeout
@@ -308,13 +310,13 @@ func invoke(ctx context.Context, c *Controls, timeout time.Duration, m Measure, 
 	runErr := cmd.Run()
 	ms.Wall = time.Since(ms.Start)
 	if ctx.Err() != nil {
-		return ms, nil, "", fmt.Errorf("%w: %w", errInterrupted, ctx.Err())
+		return ms, nil, "", fmt.Errorf("%w: %w", ErrInterrupted, ctx.Err())
 	}
 
 	ms.ExitCode = -1
 	if ps := cmd.ProcessState; ps != nil {
 		ms.ExitCode = ps.ExitCode()
-		if ru, ok := ps.SysUsage().(*syscall.Rusage); ok && m.Backend == BackendPerf {
+		if ru, ok := ps.SysUsage().(*syscall.Rusage); ok && m.Backend == suite.BackendPerf {
 			// Under valgrind the resident set is valgrind's, not the subject's.
 			ms.PeakRSS = ru.Maxrss * 1024
 		}
@@ -325,7 +327,7 @@ func invoke(ctx context.Context, c *Controls, timeout time.Duration, m Measure, 
 	case cmd.ProcessState == nil:
 		ms.Error = fmt.Sprintf("could not start %s: %v", argv[0], runErr)
 	}
-	return ms, out.Bytes(), tail(stderr.Bytes(), 20, 2000), nil
+	return ms, out.Bytes(), build.Tail(stderr.Bytes(), 20, 2000), nil
 }
 
 // countLine is one of pure-count's --json lines, as the contract in
@@ -419,7 +421,7 @@ func parseCountOutput(out *output, workload, backend string, stdouts ...[]byte) 
 	// processes is the estimator that noise of that shape disturbs least
 	// (Chen and Revels, "Robust benchmarking in noisy environments", 2016).
 	// CPU share, which the disturbance rule reads, is the median.
-	if backend == BackendPerf && len(thr) > 0 {
+	if backend == suite.BackendPerf && len(thr) > 0 {
 		out.metrics.Throughput = slices.Max(thr)
 		if len(cpuOp) > 0 {
 			out.metrics.CPUPerOp = slices.Min(cpuOp)

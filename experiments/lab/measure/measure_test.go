@@ -1,11 +1,13 @@
-package pairs
+package measure
 
 import (
 	"bytes"
 	"math"
 	"strings"
 	"testing"
-	"workbench/experiments/lab/expdir"
+
+	"workbench/experiments/lab/build"
+	"workbench/experiments/lab/suite"
 )
 
 func TestParseCountOutput(t *testing.T) {
@@ -19,7 +21,7 @@ func TestParseCountOutput(t *testing.T) {
 {"kind":"run","workload":"other","ops":99,"repeat":1,"event":"instructions","value":5,"source":"perf"}
 `
 	var o output
-	ops, err := parseCountOutput(&o, "w", BackendPerf, []byte(out))
+	ops, err := parseCountOutput(&o, "w", suite.BackendPerf, []byte(out))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +58,7 @@ func TestParseCountOutput_RegionsOfSeveralInvocations(t *testing.T) {
 {"kind":"run","workload":"w","ops":10,"repeat":1,"region":2,"event":"task-clock","value":500,"source":"perf","wall_ns":5000,"cpu_ns":4500}
 `
 	var o output
-	ops, err := parseCountOutput(&o, "w", BackendPerf, []byte(inv1), []byte(inv2))
+	ops, err := parseCountOutput(&o, "w", suite.BackendPerf, []byte(inv1), []byte(inv2))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +76,7 @@ func TestParseCountOutput_RegionsOfSeveralInvocations(t *testing.T) {
 func TestParseCountOutput_CallgrindHasNoMetrics(t *testing.T) {
 	out := `{"kind":"run","workload":"w","ops":10,"repeat":1,"event":"instructions","value":1000,"source":"callgrind","wall_ns":0,"cpu_ns":0}`
 	var o output
-	if _, err := parseCountOutput(&o, "w", BackendCallgrind, []byte(out)); err != nil {
+	if _, err := parseCountOutput(&o, "w", suite.BackendCallgrind, []byte(out)); err != nil {
 		t.Fatal(err)
 	}
 	if o.metrics.Throughput != 0 || o.counts[0].Source != "callgrind" || o.counts[0].PerOp != 100 {
@@ -91,7 +93,7 @@ func TestParseCountOutput_Errors(t *testing.T) {
 {"kind":"run","workload":"w","ops":1,"repeat":2,"event":"x","source":"callgrind"}`, "counted by both perf and callgrind"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := parseCountOutput(new(output), "w", BackendPerf, []byte(tc.out))
+			_, err := parseCountOutput(new(output), "w", suite.BackendPerf, []byte(tc.out))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("got %v, want %q", err, tc.want)
 			}
@@ -105,11 +107,11 @@ func TestTail(t *testing.T) {
 		b.WriteString(strings.Repeat("x", i%7) + "\n")
 	}
 	b.WriteString("last line\n")
-	got := tail(b.Bytes(), 3, 1000)
+	got := build.Tail(b.Bytes(), 3, 1000)
 	if !strings.HasSuffix(got, "\nlast line") || strings.Count(got, "\n") != 2 {
 		t.Errorf("tail = %q", got)
 	}
-	got = tail([]byte("aaaa\nbbbb\ncccc"), 10, 7)
+	got = build.Tail([]byte("aaaa\nbbbb\ncccc"), 10, 7)
 	if got != "cccc" {
 		t.Errorf("tail by bytes = %q", got)
 	}
@@ -122,26 +124,5 @@ func TestTailBuffer(t *testing.T) {
 	}
 	if got := string(tb.Bytes()); !strings.HasSuffix(got, "hijk") || len(got) > 8 {
 		t.Errorf("kept %q", got)
-	}
-}
-
-func TestFloorHistory(t *testing.T) {
-	var h floorHistory
-	if h.ref("w", Before) != 0 {
-		t.Error("empty history has a reference")
-	}
-	for _, thr := range []float64{1e6, 2e6, 4e6} { // 1000, 500, 250 ns per op
-		l := &expdir.Line{}
-		l.Workload, l.Side, l.Metrics.Throughput = "w", "before", thr
-		h.add(l)
-	}
-	failed := &expdir.Line{}
-	failed.Workload, failed.Side, failed.ExitCode, failed.Metrics.Throughput = "w", "before", 2, 1e3
-	h.add(failed)
-	if got := h.ref("w", Before); got != 500 {
-		t.Errorf("ref = %v, want the median floor 500 ns/op (the failed run left out)", got)
-	}
-	if h.ref("w", After) != 0 || h.ref("other", Before) != 0 {
-		t.Error("a reference leaked to another side or workload")
 	}
 }

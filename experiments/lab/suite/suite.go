@@ -1,4 +1,4 @@
-package pairs
+package suite
 
 import (
 	"bufio"
@@ -138,8 +138,8 @@ func (m Measure) Args(workload string) []string {
 	return append(args, "-r", strconv.Itoa(m.Repeat), "--json", workload)
 }
 
-// preparesOnce reports whether any measurement has prepare=once.
-func (s *Suite) preparesOnce() bool {
+// PreparesOnce reports whether any measurement has prepare=once.
+func (s *Suite) PreparesOnce() bool {
 	for _, w := range s.Workloads {
 		for _, m := range w.Measures {
 			if m.PrepareOnce {

@@ -1,9 +1,10 @@
-package pairs
+package measure
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
+
 	"workbench/experiments/lab/expdir"
 )
 

@@ -1,4 +1,4 @@
-package pairs
+package bisect
 
 import (
 	"cmp"
@@ -12,18 +12,20 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"workbench/experiments/lab/judge"
 
-	"workbench/perfcount"
+	"workbench/experiments/lab/build"
+	"workbench/experiments/lab/judge"
+	"workbench/experiments/lab/measure"
+	"workbench/experiments/lab/suite"
 )
 
-// Defaults of BisectOptions.
+// Defaults of Options.
 const (
-	// DefaultBisectThreshold is the rise Bisect looks for when none is
+	// DefaultThreshold is the rise Bisect looks for when none is
 	// given: the default criteria's 1 % for instructions.
-	DefaultBisectThreshold = 0.01
-	// DefaultBisectRepeat is the number of measurements of each commit.
-	DefaultBisectRepeat = 3
+	DefaultThreshold = 0.01
+	// DefaultRepeat is the number of measurements of each commit.
+	DefaultRepeat = 3
 )
 
 // Roles of the commits a bisection measures.
@@ -33,50 +35,40 @@ const (
 	RoleCandidate = "candidate"
 )
 
-// BisectOptions configure Bisect. Good, Bad and Workload are required.
-type BisectOptions struct {
-	// Repo is the checkout whose history holds the commits; empty: the one
-	// containing the working directory.
-	Repo string
+// Options configure Bisect. Good, Bad and Workload are required.
+type Options struct {
+	// Options are the settings shared with pairs: checkout, experiments
+	// directory (its suites/ holds the suite), cache, suite and controls.
+	// The suite's line for Workload gives the operations per measurement,
+	// the tool and the timeout. Builds are shared with pairs.Run.
+	build.Options
 	// Good is a revision where the workload's count is as it should be,
 	// Bad one where it has risen; Good must be on Bad's first-parent path.
 	Good, Bad string
 	// Workload is the registered workload whose count is followed.
 	Workload string
 	// Threshold is the rise, as a fraction of the count at Good, that
-	// makes a commit bad; 0 is DefaultBisectThreshold. The threshold
+	// makes a commit bad; 0 is DefaultThreshold. The threshold
 	// applied is never below the noise measured at Good.
 	Threshold float64
 	// Repeat is the number of measurements of each commit (one fresh
 	// process each), whose median is the commit's count; 0 is
-	// DefaultBisectRepeat.
+	// DefaultRepeat.
 	Repeat int
-	// Suite names the suite whose line for Workload gives the operations
-	// per measurement, the tool and the timeout; empty is "default".
-	Suite string
 	// Ops overrides the suite's operations per measurement.
 	Ops int
 	// Backend is BackendPerf or BackendCallgrind; empty chooses: perf
 	// (instructions:u) when this machine can count instructions with
 	// perf_event, else callgrind.
 	Backend string
-	// ExperimentsDir holds suites/; empty is Repo/experiments.
-	ExperimentsDir string
-	// CacheDir holds builds and the run directory; empty is
-	// DefaultCacheDir(). Builds are shared with Run.
-	CacheDir string
-	// CPU, KeepASLR and ExtraEnv choose the controls, as for Run.
-	CPU      string
-	KeepASLR bool
-	ExtraEnv []string
 	// Log receives what Bisect does (builds, choices, skipped commits).
 	Log io.Writer
 	// OnStep, if set, is called after each commit is measured or skipped.
-	OnStep func(BisectStep)
+	OnStep func(Step)
 }
 
-// A BisectStep is one commit a bisection measured, or skipped.
-type BisectStep struct {
+// A Step is one commit a bisection measured, or skipped.
+type Step struct {
 	// Role is RoleGood, RoleBad or RoleCandidate.
 	Role string
 	// Commit is the full hash, Subject the first line of its message.
@@ -95,15 +87,15 @@ type BisectStep struct {
 	Skipped string
 }
 
-// BisectResult is what Bisect found.
-type BisectResult struct {
+// Result is what Bisect found.
+type Result struct {
 	// Workload, Backend, Event and Ops describe the measurement: Event is
 	// the counted event as the subject names it, Ops the operations per
 	// measurement (0: the workload's default).
 	Workload, Backend, Event string
 	Ops                      int
 	// Good and Bad are the two ends, measured first.
-	Good, Bad BisectStep
+	Good, Bad Step
 	// Commits is the number of commits after good up to bad, on bad's
 	// first-parent path.
 	Commits int
@@ -112,17 +104,17 @@ type BisectResult struct {
 	// and Noise.
 	Noise, Threshold float64
 	// Steps are every commit measured or skipped, in the order they were.
-	Steps []BisectStep
+	Steps []Step
 	// First is the first bad commit. It is nil when skipped commits hide
 	// it; then Candidates lists, oldest first, the commits one of which is
 	// the first bad one.
-	First      *BisectStep
+	First      *Step
 	Candidates []string
 	// Skipped are the steps that were skipped.
-	Skipped []BisectStep
+	Skipped []Step
 }
 
-// Bisect finds the first commit on the first-parent path from Good
+// Run finds the first commit on the first-parent path from Good
 // (exclusive) to Bad (inclusive) whose per-operation count of Workload rises
 // beyond the threshold over Good's.
 //
@@ -136,7 +128,7 @@ type BisectResult struct {
 // that does not build, or whose measurement fails, is skipped (like `git
 // bisect skip`) and its neighbours tried instead; if skipped commits hide
 // the answer, the result lists the candidates.
-func Bisect(ctx context.Context, o BisectOptions) (*BisectResult, error) {
+func Run(ctx context.Context, o Options) (*Result, error) {
 	logf := func(format string, args ...any) {
 		if o.Log != nil {
 			fmt.Fprintf(o.Log, format+"\n", args...)
@@ -149,7 +141,7 @@ func Bisect(ctx context.Context, o BisectOptions) (*BisectResult, error) {
 	}
 	if o.Backend == "" {
 		var why error
-		if o.Backend, why = DetectBackend(); why != nil {
+		if o.Backend, why = measure.DetectBackend(); why != nil {
 			logf("counting under callgrind: perf_event cannot count instructions:u here (%v)", why)
 		} else {
 			logf("counting instructions:u with perf_event")
@@ -159,10 +151,10 @@ func Bisect(ctx context.Context, o BisectOptions) (*BisectResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &BisectResult{Workload: o.Workload, Backend: o.Backend, Ops: m.Ops}
+	res := &Result{Workload: o.Workload, Backend: o.Backend, Ops: m.Ops}
 
 	// 2. Resolve the ends and list the commits between them.
-	b := &Builder{Repo: o.Repo, CacheDir: o.CacheDir, Log: o.Log}
+	b := &build.Builder{Repo: o.Repo, CacheDir: o.CacheDir, Log: o.Log}
 	good, err := b.Resolve(ctx, o.Good)
 	if err != nil {
 		return nil, err
@@ -177,19 +169,19 @@ func Bisect(ctx context.Context, o BisectOptions) (*BisectResult, error) {
 	}
 	res.Commits = len(commits)
 	logf("bisecting %d commit(s) after %s up to %s for %s (%s, %d measurements each)",
-		len(commits), short(good), short(bad), o.Workload, o.Backend, o.Repeat)
+		len(commits), build.Short(good), build.Short(bad), o.Workload, o.Backend, o.Repeat)
 
 	// 3. The controls, in a run directory of the bisection's own.
-	runDir := filepath.Join(o.CacheDir, "run", "bisect-"+short(good)+"-"+short(bad))
+	runDir := filepath.Join(o.CacheDir, "run", "bisect-"+build.Short(good)+"-"+build.Short(bad))
 	if err := os.MkdirAll(runDir, 0o755); err != nil {
 		return nil, err
 	}
-	unlock, err := lockFile(filepath.Join(runDir, "lock"))
+	unlock, err := build.LockFile(filepath.Join(runDir, "lock"))
 	if err != nil {
 		return nil, fmt.Errorf("bisect: %w", err)
 	}
 	defer unlock()
-	controls, err := DetectControls(ctx, runDir, ControlOptions{CPU: o.CPU, KeepASLR: o.KeepASLR, ExtraEnv: o.ExtraEnv})
+	controls, err := measure.DetectControls(ctx, runDir, measure.ControlOptions{CPU: o.CPU, KeepASLR: o.KeepASLR, ExtraEnv: o.ExtraEnv})
 	if err != nil {
 		return nil, err
 	}
@@ -203,9 +195,9 @@ func Bisect(ctx context.Context, o BisectOptions) (*BisectResult, error) {
 		return nil, err
 	}
 	if res.Good.Skipped != "" {
-		return res, fmt.Errorf("good %s (%s) cannot be measured: %s", o.Good, short(good), res.Good.Skipped)
+		return res, fmt.Errorf("good %s (%s) cannot be measured: %s", o.Good, build.Short(good), res.Good.Skipped)
 	}
-	res.Noise = spread(res.Good.Counts)
+	res.Noise = judge.Spread(res.Good.Counts)
 	res.Threshold = math.Max(o.Threshold, res.Noise)
 	if res.Noise > o.Threshold {
 		logf("warning: the counts at good spread by %.3g %%, more than the %.3g %% threshold asked for: bisecting for a rise above %.3g %%",
@@ -215,12 +207,12 @@ func Bisect(ctx context.Context, o BisectOptions) (*BisectResult, error) {
 		return nil, err
 	}
 	if res.Bad.Skipped != "" {
-		return res, fmt.Errorf("bad %s (%s) cannot be measured: %s", o.Bad, short(bad), res.Bad.Skipped)
+		return res, fmt.Errorf("bad %s (%s) cannot be measured: %s", o.Bad, build.Short(bad), res.Bad.Skipped)
 	}
 	if !res.Bad.Bad {
 		return res, fmt.Errorf("%w: %s at good %s is %s per op and at bad %s %s per op (×%.4f, %+.2f %%), not above the %.3g %% threshold: "+
 			"the rise is not there at bad, or it is not monotone (it came and went between them); choose other ends",
-			ErrNoRise, o.Workload, short(good), fmtCount(res.Good.Count), short(bad), fmtCount(res.Bad.Count),
+			ErrNoRise, o.Workload, build.Short(good), fmtCount(res.Good.Count), build.Short(bad), fmtCount(res.Bad.Count),
 			res.Bad.Ratio, 100*(res.Bad.Ratio-1), 100*res.Threshold)
 	}
 
@@ -228,7 +220,7 @@ func Bisect(ctx context.Context, o BisectOptions) (*BisectResult, error) {
 	// itself) and commits[hi] is bad; skipped commits are never chosen
 	// again.
 	lo, hi := -1, len(commits)-1
-	steps := map[int]BisectStep{hi: res.Bad}
+	steps := map[int]Step{hi: res.Bad}
 	skipped := map[int]bool{}
 	for hi-lo > 1 {
 		i := pickMiddle(lo, hi, skipped)
@@ -243,7 +235,7 @@ func Bisect(ctx context.Context, o BisectOptions) (*BisectResult, error) {
 		switch {
 		case s.Skipped != "":
 			skipped[i] = true
-			logf("skipped %s: %s", short(s.Commit), s.Skipped)
+			logf("skipped %s: %s", build.Short(s.Commit), s.Skipped)
 		case s.Bad:
 			hi = i
 		default:
@@ -260,7 +252,7 @@ func Bisect(ctx context.Context, o BisectOptions) (*BisectResult, error) {
 }
 
 // fill checks the options and fills in the defaults.
-func (o *BisectOptions) fill(ctx context.Context) error {
+func (o *Options) fill(ctx context.Context) error {
 	switch {
 	case o.Good == "" || o.Bad == "":
 		return errors.New("both a good and a bad revision are needed")
@@ -270,51 +262,46 @@ func (o *BisectOptions) fill(ctx context.Context) error {
 		return fmt.Errorf("threshold %g, repeat %d, ops %d: none may be negative", o.Threshold, o.Repeat, o.Ops)
 	}
 	switch o.Backend {
-	case "", BackendPerf, BackendCallgrind:
+	case "", suite.BackendPerf, suite.BackendCallgrind:
 	default:
 		return fmt.Errorf("backend %q: want perf or callgrind (or nothing, to choose)", o.Backend)
 	}
 	if o.Threshold == 0 {
-		o.Threshold = DefaultBisectThreshold
+		o.Threshold = DefaultThreshold
 	}
 	if o.Repeat == 0 {
-		o.Repeat = DefaultBisectRepeat
+		o.Repeat = DefaultRepeat
 	}
-	opts := Options{Repo: o.Repo, Before: o.Good, After: o.Bad, ExperimentsDir: o.ExperimentsDir, CacheDir: o.CacheDir, Suite: o.Suite}
-	if err := opts.fill(ctx); err != nil {
-		return err
-	}
-	o.Repo, o.ExperimentsDir, o.CacheDir, o.Suite = opts.Repo, opts.ExperimentsDir, opts.CacheDir, opts.Suite
-	return nil
+	return o.Options.Fill(ctx)
 }
 
 // measure returns the measurement a bisection takes of each commit: the
 // suite's line for the workload and backend gives the tool, the operations
 // and the timeout; the timeout is stretched by the repeats.
-func (o *BisectOptions) measure(logf func(string, ...any)) (Measure, error) {
-	suite, err := LoadSuite(filepath.Join(o.Repo, "experiments", "suites"), o.Suite)
+func (o *Options) measure(logf func(string, ...any)) (suite.Measure, error) {
+	su, err := suite.LoadSuite(o.SuitesDir(), o.Suite)
 	if err != nil {
-		return Measure{}, err
+		return suite.Measure{}, err
 	}
-	m := Measure{Backend: o.Backend, Tool: DefaultTool, Timeout: suite.Timeout}
-	i := slices.IndexFunc(suite.Workloads, func(w Workload) bool { return w.Name == o.Workload })
+	m := suite.Measure{Backend: o.Backend, Tool: suite.DefaultTool, Timeout: su.Timeout}
+	i := slices.IndexFunc(su.Workloads, func(w suite.Workload) bool { return w.Name == o.Workload })
 	if i < 0 {
-		logf("suite %s has no %s: measuring it with %s's default operations", suite.Name, o.Workload, DefaultTool)
+		logf("suite %s has no %s: measuring it with %s's default operations", su.Name, o.Workload, suite.DefaultTool)
 	} else {
-		w := suite.Workloads[i]
-		j := slices.IndexFunc(w.Measures, func(m Measure) bool { return m.Backend == o.Backend })
+		w := su.Workloads[i]
+		j := slices.IndexFunc(w.Measures, func(m suite.Measure) bool { return m.Backend == o.Backend })
 		if j < 0 {
 			m.Tool = w.Measures[0].Tool
-			logf("suite %s measures %s without %s: using the workload's default operations", suite.Name, o.Workload, o.Backend)
+			logf("suite %s measures %s without %s: using the workload's default operations", su.Name, o.Workload, o.Backend)
 		} else {
 			m.Tool, m.Ops = w.Measures[j].Tool, w.Measures[j].Ops
-			m.Timeout = cmp.Or(w.Measures[j].Timeout, suite.Timeout)
+			m.Timeout = cmp.Or(w.Measures[j].Timeout, su.Timeout)
 		}
 	}
 	if o.Ops > 0 {
 		m.Ops = o.Ops
 	}
-	if o.Backend == BackendPerf {
+	if o.Backend == suite.BackendPerf {
 		m.Events = []string{"instructions:u"}
 	}
 	m.Repeat = o.Repeat
@@ -322,40 +309,23 @@ func (o *BisectOptions) measure(logf func(string, ...any)) (Measure, error) {
 	return m, nil
 }
 
-// DetectBackend returns the backend with the least noisy instruction
-// counts this machine offers: BackendPerf when perf_event can count
-// instructions:u on this thread, else BackendCallgrind with the reason perf
-// cannot (typically no hardware PMU, as on most virtual machines).
-func DetectBackend() (string, error) {
-	evs, err := perfcount.ParseEvents("instructions:u")
-	if err != nil {
-		return BackendCallgrind, err
-	}
-	r, err := perfcount.NewRegion(perfcount.BackendPerf, evs)
-	if err != nil {
-		return BackendCallgrind, err
-	}
-	r.Close()
-	return BackendPerf, nil
-}
-
 // firstParentPath returns the commits after good up to bad on bad's
 // first-parent path, oldest first, and fails unless good is on that path.
 func firstParentPath(ctx context.Context, repo, good, bad string) ([]string, error) {
 	if good == bad {
-		return nil, fmt.Errorf("good and bad are the same commit %s: nothing to bisect", short(good))
+		return nil, fmt.Errorf("good and bad are the same commit %s: nothing to bisect", build.Short(good))
 	}
-	out, err := git(ctx, repo, "rev-list", "--first-parent", "--reverse", good+".."+bad)
+	out, err := build.Git(ctx, repo, "rev-list", "--first-parent", "--reverse", good+".."+bad)
 	if err != nil {
 		return nil, err
 	}
 	commits := strings.Fields(out)
 	if len(commits) == 0 {
-		return nil, fmt.Errorf("bad %s is an ancestor of good %s: swap them, or choose other ends", short(bad), short(good))
+		return nil, fmt.Errorf("bad %s is an ancestor of good %s: swap them, or choose other ends", build.Short(bad), build.Short(good))
 	}
-	if parent, err := git(ctx, repo, "rev-parse", commits[0]+"^1"); err != nil || parent != good {
+	if parent, err := build.Git(ctx, repo, "rev-parse", commits[0]+"^1"); err != nil || parent != good {
 		return nil, fmt.Errorf("good %s is not on the first-parent path of bad %s (git log --first-parent %s lists the commits it may be)",
-			short(good), short(bad), short(bad))
+			build.Short(good), build.Short(bad), build.Short(bad))
 	}
 	return commits, nil
 }
@@ -377,19 +347,19 @@ func pickMiddle(lo, hi int, skipped map[int]bool) int {
 
 // bisector measures commits for Bisect.
 type bisector struct {
-	o   *BisectOptions
-	b   *Builder
-	c   *Controls
-	m   Measure
-	res *BisectResult
+	o   *Options
+	b   *build.Builder
+	c   *measure.Controls
+	m   suite.Measure
+	res *Result
 }
 
 // step builds and measures one commit. The error is non-nil only when the
 // bisection cannot go on (ctx cancelled, the harness failed); a commit that
 // does not build or measure is returned skipped.
-func (bs *bisector) step(ctx context.Context, role, rev, commit string) (BisectStep, error) {
-	s := BisectStep{Role: role, Commit: commit}
-	s.Subject, _ = git(ctx, bs.o.Repo, "log", "-1", "--format=%s", commit)
+func (bs *bisector) step(ctx context.Context, role, rev, commit string) (Step, error) {
+	s := Step{Role: role, Commit: commit}
+	s.Subject, _ = build.Git(ctx, bs.o.Repo, "log", "-1", "--format=%s", commit)
 	defer func() {
 		bs.res.Steps = append(bs.res.Steps, s)
 		if s.Skipped != "" {
@@ -399,11 +369,11 @@ func (bs *bisector) step(ctx context.Context, role, rev, commit string) (BisectS
 			bs.o.OnStep(s)
 		}
 	}()
-	build, err := bs.b.Build(ctx, Side(role), rev, commit, []string{bs.m.Tool})
+	bld, err := bs.b.Build(ctx, role, rev, commit, []string{bs.m.Tool})
 	if ctx.Err() != nil {
 		return s, ctx.Err()
 	}
-	if be := (*BuildError)(nil); errors.As(err, &be) {
+	if be := (*build.BuildError)(nil); errors.As(err, &be) {
 		s.Skipped = "does not build: " + be.Err.Error()
 		if msg := firstError(be.StderrTail); msg != "" {
 			s.Skipped += ": " + msg
@@ -413,10 +383,10 @@ func (bs *bisector) step(ctx context.Context, role, rev, commit string) (BisectS
 	if err != nil {
 		return s, err
 	}
-	if err := bs.c.Use(build); err != nil {
+	if err := bs.c.Use(bld); err != nil {
 		return s, err
 	}
-	ms, stdout, stderrTail, err := invoke(ctx, bs.c, bs.m.Timeout, bs.m, bs.m.Args(bs.o.Workload))
+	ms, stdout, stderrTail, err := measure.Invoke(ctx, bs.c, bs.m.Timeout, bs.m, bs.m.Args(bs.o.Workload))
 	if err != nil {
 		return s, err
 	}
@@ -425,7 +395,7 @@ func (bs *bisector) step(ctx context.Context, role, rev, commit string) (BisectS
 	}
 	if ms.Error == "" {
 		var event string
-		s.Counts, event, err = perOpCounts(stdout, bs.o.Workload, bs.m.Backend)
+		s.Counts, event, err = measure.PerOpCounts(stdout, bs.o.Workload, bs.m.Backend)
 		if err != nil {
 			ms.Error = err.Error()
 		} else if bs.res.Event == "" {
@@ -443,48 +413,6 @@ func (bs *bisector) step(ctx context.Context, role, rev, commit string) (BisectS
 		s.Bad = s.Ratio-1 > bs.res.Threshold+1e-12 // not for a rounding error at exactly the threshold
 	}
 	return s, nil
-}
-
-// perOpCounts returns the per-operation count of each repeat in pure-count's
-// --json output for workload, in repeat order, and the event counted. The
-// output must hold one unmultiplexed count per repeat, from backend.
-func perOpCounts(stdout []byte, workload, backend string) ([]float64, string, error) {
-	var (
-		counts []float64
-		event  string
-	)
-	lines, err := runLines(stdout, workload)
-	if err != nil {
-		return nil, "", err
-	}
-	for _, rl := range lines {
-		n, cl := rl.n, rl.countLine
-		switch {
-		case event != "" && cl.Event != event:
-			return nil, "", fmt.Errorf("%s stdout line %d: a second event %s (after %s)", workload, n, cl.Event, event)
-		case cl.Ops <= 0:
-			return nil, "", fmt.Errorf("%s stdout line %d: ops is %d", workload, n, cl.Ops)
-		case string(cl.Source) != backend:
-			return nil, "", fmt.Errorf("%s stdout line %d: counted by %s, not %s", workload, n, cl.Source, backend)
-		case cl.Multiplexed:
-			return nil, "", fmt.Errorf("%s stdout line %d: %s was multiplexed (counted part of the time)", workload, n, cl.Event)
-		}
-		event = cl.Event
-		counts = append(counts, cl.Value/float64(cl.Ops))
-	}
-	if len(counts) == 0 {
-		return nil, "", fmt.Errorf("pure-count printed no run line for %s", workload)
-	}
-	return counts, event, nil
-}
-
-// spread returns (max-min)/median of xs, the way pure-count reports it.
-func spread(xs []float64) float64 {
-	m := judge.Median(xs)
-	if m == 0 {
-		return 0
-	}
-	return (slices.Max(xs) - slices.Min(xs)) / m
 }
 
 // firstError returns the first line of go build's output that is not a

@@ -1,14 +1,15 @@
-package pairs_test
+package build_test
 
 import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"workbench/experiments/lab/pairs"
+	"workbench/experiments/lab/build"
 	"workbench/experiments/lab/pairs/pairstest"
 )
 
@@ -17,7 +18,7 @@ import (
 // even one whose directory is gone, are left alone.
 func TestBuilder_Build_LeftoverWorktree(t *testing.T) {
 	repo := pairstest.NewRepo(t, nil)
-	b := &pairs.Builder{Repo: repo.Dir, CacheDir: t.TempDir()}
+	b := &build.Builder{Repo: repo.Dir, CacheDir: t.TempDir()}
 	ctx := context.Background()
 
 	// The user's worktree on a disk that is not mounted now.
@@ -36,9 +37,9 @@ func TestBuilder_Build_LeftoverWorktree(t *testing.T) {
 	}
 
 	for _, c := range []struct {
-		side   pairs.Side
+		side   string
 		commit string
-	}{{pairs.Before, repo.Before}, {pairs.After, repo.After}} {
+	}{{"before", repo.Before}, {"after", repo.After}} {
 		got, err := b.Build(ctx, c.side, c.commit[:7], c.commit, []string{"pure-count"})
 		if err != nil {
 			t.Fatal(err)
@@ -59,11 +60,20 @@ func TestBuilder_Build_LeftoverWorktree(t *testing.T) {
 
 	// A second build of the same commit is a cache hit; asking for a tool
 	// the revision lacks rebuilds and fails, naming it.
-	if got, err := b.Build(ctx, pairs.Before, "x", repo.Before, []string{"pure-count"}); err != nil || !got.Cached {
+	if got, err := b.Build(ctx, "before", "x", repo.Before, []string{"pure-count"}); err != nil || !got.Cached {
 		t.Errorf("second build: cached %v, %v", got.Cached, err)
 	}
-	_, err := b.Build(ctx, pairs.Before, "x", repo.Before, []string{"pure-count", "pure-serve"})
+	_, err := b.Build(ctx, "before", "x", repo.Before, []string{"pure-count", "pure-serve"})
 	if err == nil || !strings.Contains(err.Error(), "the revision has no cmd/pure-serve") {
 		t.Errorf("missing tool: %v", err)
 	}
+}
+
+func gitOut(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return string(out)
 }

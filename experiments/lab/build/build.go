@@ -1,4 +1,4 @@
-package pairs
+package build
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
 	"workbench/experiments/lab/expdir"
 )
 
@@ -58,7 +59,7 @@ func (b *Builder) Resolve(ctx context.Context, rev string) (string, error) {
 	if rev == "" || strings.HasPrefix(rev, "-") {
 		return "", fmt.Errorf("revision %q: want a commit, branch or tag", rev)
 	}
-	commit, err := git(ctx, b.Repo, "rev-parse", "--verify", "--quiet", rev+"^{commit}")
+	commit, err := Git(ctx, b.Repo, "rev-parse", "--verify", "--quiet", rev+"^{commit}")
 	if err != nil {
 		return "", fmt.Errorf("revision %q does not name a commit in %s", rev, b.Repo)
 	}
@@ -68,8 +69,8 @@ func (b *Builder) Resolve(ctx context.Context, rev string) (string, error) {
 // Build returns the binaries of tools built from commit, building them
 // unless the cache already has them. rev is the revision as the user named
 // it, kept for messages.
-func (b *Builder) Build(ctx context.Context, side Side, rev, commit string, tools []string) (expdir.Build, error) {
-	res := expdir.Build{Side: string(side), Revision: rev, Commit: commit, Dir: filepath.Join(b.CacheDir, "bin", commit)}
+func (b *Builder) Build(ctx context.Context, side, rev, commit string, tools []string) (expdir.Build, error) {
+	res := expdir.Build{Side: side, Revision: rev, Commit: commit, Dir: filepath.Join(b.CacheDir, "bin", commit)}
 	berr := func(err error, stderr string) error {
 		return &BuildError{Side: side, Revision: rev, Commit: commit, StderrTail: stderr, Err: err}
 	}
@@ -83,7 +84,7 @@ func (b *Builder) Build(ctx context.Context, side Side, rev, commit string, tool
 	if err := os.MkdirAll(filepath.Join(b.CacheDir, "bin"), 0o755); err != nil {
 		return res, berr(err, "")
 	}
-	unlock, err := lockFile(res.Dir + ".lock")
+	unlock, err := LockFile(res.Dir + ".lock")
 	if err != nil {
 		return res, berr(err, "")
 	}
@@ -92,7 +93,7 @@ func (b *Builder) Build(ctx context.Context, side Side, rev, commit string, tool
 	if data, err := os.ReadFile(filepath.Join(res.Dir, "build.json")); err == nil && json.Unmarshal(data, &stamp) == nil &&
 		stamp.Commit == commit && stamp.GoVersion == goVersion && hasAll(res.Dir, stamp.Tools, tools) {
 		res.Cached = true
-		b.logf("%s: using cached build of %s (%s) in %s", side, rev, short(commit), res.Dir)
+		b.logf("%s: using cached build of %s (%s) in %s", side, rev, Short(commit), res.Dir)
 		return res, nil
 	}
 	tools = slices.Clone(tools)
@@ -108,7 +109,7 @@ func (b *Builder) Build(ctx context.Context, side Side, rev, commit string, tool
 	slices.Sort(tools)
 
 	// 2. Check the revision out in a fresh detached worktree.
-	b.logf("%s: building %s (%s): %s", side, rev, short(commit), strings.Join(tools, " "))
+	b.logf("%s: building %s (%s): %s", side, rev, Short(commit), strings.Join(tools, " "))
 	wt := filepath.Join(b.CacheDir, "worktrees", commit)
 	if err := os.MkdirAll(filepath.Dir(wt), 0o755); err != nil {
 		return res, berr(err, "")
@@ -116,7 +117,7 @@ func (b *Builder) Build(ctx context.Context, side Side, rev, commit string, tool
 	b.removeWorktree(wt) // a leftover of an interrupted build
 	// --force: a leftover may still be registered though its directory is
 	// gone. The user's hooks are not run: this checkout is not theirs.
-	if _, err := git(ctx, b.Repo, "-c", "core.hooksPath=/dev/null",
+	if _, err := Git(ctx, b.Repo, "-c", "core.hooksPath=/dev/null",
 		"worktree", "add", "--force", "--detach", "--quiet", wt, commit); err != nil {
 		return res, berr(err, "")
 	}
@@ -143,7 +144,7 @@ func (b *Builder) Build(ctx context.Context, side Side, rev, commit string, tool
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
-		return res, berr(fmt.Errorf("go build %s: %w", strings.Join(pkgs, " "), err), tail(out.Bytes(), 30, 4000))
+		return res, berr(fmt.Errorf("go build %s: %w", strings.Join(pkgs, " "), err), Tail(out.Bytes(), 30, 4000))
 	}
 	data, _ := json.MarshalIndent(buildStamp{Commit: commit, GoVersion: goVersion, Tools: tools}, "", "  ")
 	if err := os.WriteFile(filepath.Join(tmp, "build.json"), append(data, '\n'), 0o644); err != nil {
@@ -166,7 +167,7 @@ func (b *Builder) Build(ctx context.Context, side Side, rev, commit string, tool
 func (b *Builder) removeWorktree(wt string) {
 	ctx := context.Background() // clean up even when the build was cancelled
 	if _, err := os.Stat(wt); err == nil {
-		git(ctx, b.Repo, "worktree", "remove", "--force", wt)
+		Git(ctx, b.Repo, "worktree", "remove", "--force", wt)
 		os.RemoveAll(wt)
 	}
 }
@@ -199,8 +200,8 @@ func goEnv(ctx context.Context, key string) (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
-// short returns the abbreviated form of a commit hash.
-func short(commit string) string {
+// Short returns the abbreviated form of a commit hash.
+func Short(commit string) string {
 	if len(commit) > 7 {
 		return commit[:7]
 	}

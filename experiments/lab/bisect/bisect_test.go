@@ -1,4 +1,4 @@
-package pairs_test
+package bisect_test
 
 import (
 	"bytes"
@@ -11,8 +11,10 @@ import (
 	"strings"
 	"testing"
 
-	"workbench/experiments/lab/pairs"
+	"workbench/experiments/lab/bisect"
+	"workbench/experiments/lab/build"
 	"workbench/experiments/lab/pairs/pairstest"
+	"workbench/experiments/lab/suite"
 )
 
 // chain is a scratch repository of commits in a line, each with the fake
@@ -67,15 +69,13 @@ func newChain(t *testing.T, perOps ...int) *chain {
 	return c
 }
 
-func (c *chain) options(t *testing.T, good, bad int) pairs.BisectOptions {
-	return pairs.BisectOptions{
-		Repo:     c.dir,
+func (c *chain) options(t *testing.T, good, bad int) bisect.Options {
+	return bisect.Options{
+		Options:  build.Options{Repo: c.dir, Suite: "b", CacheDir: t.TempDir()},
 		Good:     c.commits[good],
 		Bad:      c.commits[bad],
 		Workload: "count-a",
-		Suite:    "b",
-		Backend:  pairs.BackendCallgrind,
-		CacheDir: t.TempDir(),
+		Backend:  suite.BackendCallgrind,
 		Log:      new(bytes.Buffer),
 	}
 }
@@ -88,18 +88,18 @@ func TestBisect(t *testing.T) {
 	o := c.options(t, 0, 5)
 	o.CacheDir = cache
 	var seen []string
-	o.OnStep = func(s pairs.BisectStep) { seen = append(seen, s.Role+" "+s.Commit) }
-	res, err := pairs.Bisect(context.Background(), o)
+	o.OnStep = func(s bisect.Step) { seen = append(seen, s.Role+" "+s.Commit) }
+	res, err := bisect.Run(context.Background(), o)
 	if err != nil {
 		t.Fatalf("%v\nlog:\n%s", err, o.Log)
 	}
 	if res.First == nil || res.First.Commit != c.commits[4] || res.First.Subject != "count ++++" {
 		t.Fatalf("first bad %+v, want %s; steps %+v", res.First, c.commits[4], res.Steps)
 	}
-	if res.First.Count != 1020 || res.First.Ratio != 1.02 || !res.First.Bad || len(res.First.Counts) != pairs.DefaultBisectRepeat {
+	if res.First.Count != 1020 || res.First.Ratio != 1.02 || !res.First.Bad || len(res.First.Counts) != bisect.DefaultRepeat {
 		t.Errorf("first bad step %+v", res.First)
 	}
-	if res.Good.Count != 1000 || res.Bad.Count != 1020 || res.Noise != 0 || res.Threshold != pairs.DefaultBisectThreshold ||
+	if res.Good.Count != 1000 || res.Bad.Count != 1020 || res.Noise != 0 || res.Threshold != bisect.DefaultThreshold ||
 		res.Commits != 5 || res.Backend != "callgrind" || res.Event != "instructions" || res.Ops != 10 {
 		t.Errorf("result %+v", res)
 	}
@@ -122,7 +122,7 @@ func TestBisect(t *testing.T) {
 	// either it or bad is the first bad one.
 	o = c.options(t, 5, 7)
 	o.CacheDir = cache
-	res, err = pairs.Bisect(context.Background(), o)
+	res, err = bisect.Run(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,12 +147,12 @@ func TestBisect_NoRise(t *testing.T) {
 	} {
 		o := c.options(t, tc.good, tc.bad)
 		o.Threshold = tc.threshold
-		_, err := pairs.Bisect(context.Background(), o)
+		_, err := bisect.Run(context.Background(), o)
 		want := tc.want
 		if strings.Contains(want, "%s") {
 			want = strings.Replace(strings.Replace(want, "%s", c.commits[tc.good][:7], 1), "%s", c.commits[tc.bad][:7], 1)
 		}
-		if !errors.Is(err, pairs.ErrNoRise) || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "not monotone") {
+		if !errors.Is(err, bisect.ErrNoRise) || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "not monotone") {
 			t.Errorf("good %d, bad %d: %v\nwant %q", tc.good, tc.bad, err, want)
 		}
 	}
@@ -162,19 +162,19 @@ func TestBisect_Errors(t *testing.T) {
 	c := newChain(t, 1000, 1020)
 	for _, tc := range []struct {
 		name string
-		edit func(*pairs.BisectOptions)
+		edit func(*bisect.Options)
 		want string
 	}{
-		{"swapped", func(o *pairs.BisectOptions) { o.Good, o.Bad = o.Bad, o.Good }, "is an ancestor of good"},
-		{"same", func(o *pairs.BisectOptions) { o.Bad = o.Good }, "nothing to bisect"},
-		{"no workload", func(o *pairs.BisectOptions) { o.Workload = "" }, "name the workload"},
-		{"backend", func(o *pairs.BisectOptions) { o.Backend = "time" }, `backend "time"`},
-		{"revision", func(o *pairs.BisectOptions) { o.Good = "nope" }, `revision "nope" does not name a commit`},
-		{"workload", func(o *pairs.BisectOptions) { o.Workload = "crash" }, "good " + c.commits[0] + " (" + c.commits[0][:7] + ") cannot be measured: measurement failed: exited with status 3: panic: boom"},
+		{"swapped", func(o *bisect.Options) { o.Good, o.Bad = o.Bad, o.Good }, "is an ancestor of good"},
+		{"same", func(o *bisect.Options) { o.Bad = o.Good }, "nothing to bisect"},
+		{"no workload", func(o *bisect.Options) { o.Workload = "" }, "name the workload"},
+		{"backend", func(o *bisect.Options) { o.Backend = "time" }, `backend "time"`},
+		{"revision", func(o *bisect.Options) { o.Good = "nope" }, `revision "nope" does not name a commit`},
+		{"workload", func(o *bisect.Options) { o.Workload = "crash" }, "good " + c.commits[0] + " (" + c.commits[0][:7] + ") cannot be measured: measurement failed: exited with status 3: panic: boom"},
 	} {
 		o := c.options(t, 0, 1)
 		tc.edit(&o)
-		if _, err := pairs.Bisect(context.Background(), o); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := bisect.Run(context.Background(), o); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v\nwant %q", tc.name, err, tc.want)
 		}
 	}
