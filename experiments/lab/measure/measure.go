@@ -28,10 +28,9 @@ const stderrKeep = 64 << 10
 var ErrInterrupted = errors.New("interrupted")
 
 // RunCells runs every measurement of one or two cells and merges each
-// cell's into its line (see Line for the rules). Two cells are the two sides
-// of one workload in one pair, in the order they were scheduled; builds and
-// dumpDirs go with them. The error is non-nil only when no line should be
-// recorded: ctx was cancelled, or the harness itself failed. A subject that
+// cell's into its line (see expdir.Line for the rules). Two cells are the
+// two sides of one workload in one pair (see Group). The error is non-nil
+// only when no line should be recorded: ctx was cancelled, or the harness itself failed. A subject that
 // fails, crashes or times out yields a line saying so.
 //
 // A perf measurement of two cells is interleaved: in each round one fresh
@@ -48,188 +47,41 @@ var ErrInterrupted = errors.New("interrupted")
 // also reran on one preparation; see experiments/018-gate). Otherwise the
 // processes themselves alternate. Other measurements run side by side
 // whole: first cell, then second.
-//
-// dumpDirs, when not empty, are where callgrind measurements keep their
-// dumps (pure-count run --dump-dir), for the note's profiles. refs are each
-// side's reference floor, wall nanoseconds per op (0: none; see
-// judge.Rounds.Another).
-func RunCells(ctx context.Context, c *Controls, timeout time.Duration, cells []Cell, builds []expdir.Build, dumpDirs []string, refs []float64) ([]expdir.Line, error) {
-	n := len(cells)
+func RunCells(ctx context.Context, c *Controls, timeout time.Duration, g Group) ([]expdir.Line, error) {
+	n := len(g.Cells)
 	lines := make([]expdir.Line, n)
-	for i, cell := range cells {
+	for i, cell := range g.Cells {
 		lines[i] = expdir.Line{
 			Run: expdir.Run{
 				Schema:   expdir.SchemaVersion,
 				Workload: cell.Workload.Name,
 				Side:     string(cell.Side),
-				Revision: builds[i].Revision,
-				Commit:   builds[i].Commit,
+				Revision: g.Builds[i].Revision,
+				Commit:   g.Builds[i].Commit,
 				Pair:     cell.Pair,
 				Position: cell.Position,
 			},
 			Controls: c.run(),
 		}
 	}
-	name := cells[0].Workload.Name
 	timed := make([]bool, n)
-	for _, m := range cells[0].Workload.Measures {
-		stdouts := make([][][]byte, n)
-		ms := make([]expdir.Measurement, n)
-		failed := make([]bool, n)
-		tails := make([]string, n)
-		floors := make([][]float64, n) // each process's fastest region, per side
-		var pairedLogs []float64       // ln(second cell's region / first's), gated rounds
-		var roundLogs []float64        // each gated round's own ln(paired ratio), NaN: none
+	for _, m := range g.Cells[0].Workload.Measures {
 		if m.PrepareOnce && !c.PrepareOnce {
 			m.PrepareOnce = false // a side's pure-count predates --rerun (see Controls)
 		}
-		// recordSide keeps what one invocation of a side did.
-		recordSide := func(side int, one expdir.Measurement, stdout []byte, tail string) {
-			floor := math.Inf(1)
-			if one.ExitCode == 0 && one.Error == "" {
-				var o output
-				var err error
-				if one.Ops, err = parseCountOutput(&o, name, m.Backend, stdout); err != nil {
-					one.Error = err.Error()
-				} else if floor = o.floor; m.Backend == suite.BackendPerf && !math.IsInf(floor, 1) {
-					one.FloorNsPerOp = floor
-				}
-			}
-			l := &lines[side]
-			l.Measurements = append(l.Measurements, one)
-			l.Wall += one.Wall
-			if ms[side].Args == nil {
-				ms[side] = one
-				ms[side].Ops, ms[side].PeakRSS = 0, 0
-			}
-			ms[side].ExitCode, ms[side].Error = one.ExitCode, one.Error
-			ms[side].PeakRSS = max(ms[side].PeakRSS, one.PeakRSS)
-			if one.ExitCode != 0 || one.Error != "" {
-				failed[side], tails[side] = true, tail
-				return
-			}
-			stdouts[side] = append(stdouts[side], stdout)
-			floors[side] = append(floors[side], floor)
-		}
-		invokeSide := func(side int, args []string) error {
-			if err := c.Use(builds[side]); err != nil {
-				return err
-			}
-			one, stdout, tail, err := Invoke(ctx, c, timeout, m, args)
-			if err != nil {
-				return err
-			}
-			recordSide(side, one, stdout, tail)
-			return nil
-		}
+		mr := &measureRun{ctx: ctx, c: c, timeout: timeout, g: g, m: m, name: g.Cells[0].Workload.Name, lines: lines,
+			stdouts: make([][][]byte, n), ms: make([]expdir.Measurement, n), failed: make([]bool, n),
+			tails: make([]string, n), floors: make([][]float64, n)}
+		var err error
 		if m.Backend == suite.BackendPerf && n == 2 && max(m.Repeat, m.MaxRepeat) > 1 {
-			// Rounds of one process per side, the first side alternating
-			// A B B A ...; past repeat rounds, more while a side's floor is
-			// not settled, up to max-repeat. Within a round the two
-			// processes run side by side and their regions alternate one
-			// by one (gated), when both sides' pure-count can.
-			one := m
-			one.Repeat = 1
-			gated := c.Alternation == expdir.AlternateRegions && m.Regions > 1
-			for r := 0; (judge.Rounds{Repeat: m.Repeat, MaxRepeat: m.MaxRepeat, Done: r, Floors: floors, Failed: failed, Refs: refs, Logs: roundLogs}).Another(); r++ {
-				order := []int{0, 1}
-				if r%2 == 1 {
-					order = []int{1, 0}
-				}
-				if gated && !failed[0] && !failed[1] {
-					res, err := invokeGated(ctx, c, timeout, one, builds, gateArgs(one.Args(name)), order, m.Regions)
-					if err != nil {
-						return nil, err
-					}
-					for i := range res {
-						recordSide(i, res[i].ms, res[i].stdout, res[i].tail)
-					}
-					if !failed[0] && !failed[1] {
-						logs := regionLogRatios(name, res[0].stdout, res[1].stdout)
-						roundLogs = append(roundLogs, math.NaN())
-						if len(logs) >= judge.MinPairedRegions {
-							// This round's own paired time, kept on its
-							// processes' measurements: how far rounds
-							// (fresh processes, fresh binary copies) differ.
-							mid := judge.InterquartileMean(logs)
-							roundLogs[len(roundLogs)-1] = mid
-							lines[0].Measurements[len(lines[0].Measurements)-1].PairedTime = math.Exp(-mid / 2)
-							lines[1].Measurements[len(lines[1].Measurements)-1].PairedTime = math.Exp(mid / 2)
-						}
-						pairedLogs = append(pairedLogs, logs...)
-					}
-					continue
-				}
-				for _, i := range order {
-					if failed[i] {
-						continue // one failure ends this side's measurement
-					}
-					if err := invokeSide(i, one.Args(name)); err != nil {
-						return nil, err
-					}
-				}
-			}
+			err = mr.rounds()
 		} else {
-			for i := range n {
-				args := m.Args(name)
-				if dumpDirs[i] != "" && m.Backend == suite.BackendCallgrind {
-					args = append([]string{args[0], "--dump-dir", dumpDirs[i]}, args[1:]...)
-				}
-				if err := invokeSide(i, args); err != nil {
-					return nil, err
-				}
-			}
+			err = mr.whole()
 		}
-		for i := range n {
-			l := &lines[i]
-			var out output
-			if !failed[i] {
-				ops, err := parseCountOutput(&out, name, m.Backend, stdouts[i]...)
-				if err != nil {
-					failed[i], ms[i].Error = true, err.Error()
-					out = output{stderrTail: tails[i]}
-				}
-				ms[i].Ops = ops
-			} else {
-				out.stderrTail = tails[i]
-			}
-			if l.Start.IsZero() {
-				l.Start = ms[i].Start
-				l.Ops = ms[i].Ops
-			}
-			if failed[i] {
-				if !l.Failed() {
-					l.ExitCode = ms[i].ExitCode
-					if l.ExitCode == 0 {
-						l.ExitCode = -1 // exited 0 without a usable result
-					}
-					l.Error = ms[i].Error
-					if l.Error != "" {
-						l.Error = m.Backend + " measurement: " + l.Error
-					}
-					l.StderrTail = out.stderrTail
-				}
-				continue
-			}
-			if l.Machine.Kernel == "" && out.machine != nil {
-				l.Machine = *out.machine
-			}
-			l.Counts = append(l.Counts, out.counts...)
-			if m.Backend == suite.BackendPerf && !timed[i] {
-				timed[i] = true
-				l.Ops = ms[i].Ops
-				l.Metrics = out.metrics
-				l.Metrics.PeakRSS = ms[i].PeakRSS
-			}
+		if err != nil {
+			return nil, err
 		}
-		if n == 2 && !failed[0] && !failed[1] {
-			// Each side's time over the geometric mean of both: the
-			// second cell's over the first's is exp(mid).
-			if mid, ok := judge.PairedLog(roundLogs, pairedLogs); ok {
-				lines[0].Metrics.PairedTime = math.Exp(-mid / 2)
-				lines[1].Metrics.PairedTime = math.Exp(mid / 2)
-			}
-		}
+		mr.merge(timed)
 	}
 	for i := range lines {
 		if lines[i].Machine.Kernel == "" {
@@ -237,6 +89,216 @@ func RunCells(ctx context.Context, c *Controls, timeout time.Duration, cells []C
 		}
 	}
 	return lines, nil
+}
+
+// A Group is the one or two cells RunCells runs together: the two sides of
+// one workload in one pair, in the order they were scheduled, with their
+// builds. DumpDirs, when not empty, are where callgrind measurements keep
+// their dumps (pure-count run --dump-dir), for the note's profiles. Refs
+// are each side's reference floor, wall nanoseconds per op (0: none; see
+// judge.Rounds.Another).
+type Group struct {
+	Cells    []Cell
+	Builds   []expdir.Build
+	DumpDirs []string
+	Refs     []float64
+}
+
+// measureRun is one measurement of a Group's cells in progress.
+type measureRun struct {
+	ctx     context.Context
+	c       *Controls
+	timeout time.Duration
+	g       Group
+	m       suite.Measure
+	name    string
+	lines   []expdir.Line
+
+	stdouts    [][][]byte
+	ms         []expdir.Measurement
+	failed     []bool
+	tails      []string
+	floors     [][]float64 // each process's fastest region, per side
+	pairedLogs []float64   // ln(second cell's region / first's), gated rounds
+	roundLogs  []float64   // each gated round's own ln(paired ratio), NaN: none
+}
+
+// recordSide keeps what one invocation of a side did.
+func (mr *measureRun) recordSide(side int, one expdir.Measurement, stdout []byte, tail string) {
+	floor := math.Inf(1)
+	if one.ExitCode == 0 && one.Error == "" {
+		var o output
+		var err error
+		if one.Ops, err = parseCountOutput(&o, mr.name, mr.m.Backend, stdout); err != nil {
+			one.Error = err.Error()
+		} else if floor = o.floor; mr.m.Backend == suite.BackendPerf && !math.IsInf(floor, 1) {
+			one.FloorNsPerOp = floor
+		}
+	}
+	l := &mr.lines[side]
+	l.Measurements = append(l.Measurements, one)
+	l.Wall += one.Wall
+	ms := mr.ms
+	if ms[side].Args == nil {
+		ms[side] = one
+		ms[side].Ops, ms[side].PeakRSS = 0, 0
+	}
+	ms[side].ExitCode, ms[side].Error = one.ExitCode, one.Error
+	ms[side].PeakRSS = max(ms[side].PeakRSS, one.PeakRSS)
+	if one.ExitCode != 0 || one.Error != "" {
+		mr.failed[side], mr.tails[side] = true, tail
+		return
+	}
+	mr.stdouts[side] = append(mr.stdouts[side], stdout)
+	mr.floors[side] = append(mr.floors[side], floor)
+}
+
+// invokeSide runs one process of a side with m (the measurement, or one
+// round of it) and records it.
+func (mr *measureRun) invokeSide(side int, m suite.Measure, args []string) error {
+	if err := mr.c.Use(mr.g.Builds[side]); err != nil {
+		return err
+	}
+	one, stdout, tail, err := Invoke(mr.ctx, mr.c, mr.timeout, m, args)
+	if err != nil {
+		return err
+	}
+	mr.recordSide(side, one, stdout, tail)
+	return nil
+}
+
+// whole runs the measurement whole on each side: first cell, then second.
+func (mr *measureRun) whole() error {
+	m := mr.m
+	for i := range mr.g.Cells {
+		args := m.Args(mr.name)
+		if i < len(mr.g.DumpDirs) && mr.g.DumpDirs[i] != "" && m.Backend == suite.BackendCallgrind {
+			args = append([]string{args[0], "--dump-dir", mr.g.DumpDirs[i]}, args[1:]...)
+		}
+		if err := mr.invokeSide(i, m, args); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rounds runs rounds of one process per side, the first side alternating
+// A B B A ...; past repeat rounds, more while judge.Rounds.Another says,
+// up to max-repeat. Within a round the two processes run side by side and
+// their regions alternate one by one (gated), when both sides' pure-count
+// can.
+func (mr *measureRun) rounds() error {
+	m := mr.m
+	one := m
+	one.Repeat = 1
+	gated := mr.c.Alternation == expdir.AlternateRegions && m.Regions > 1
+	failed := mr.failed
+	for r := 0; (judge.Rounds{Repeat: m.Repeat, MaxRepeat: m.MaxRepeat, Done: r, Floors: mr.floors, Failed: failed, Refs: mr.g.Refs, Logs: mr.roundLogs}).Another(); r++ {
+		order := []int{0, 1}
+		if r%2 == 1 {
+			order = []int{1, 0}
+		}
+		if gated && !failed[0] && !failed[1] {
+			if err := mr.gatedRound(one, order); err != nil {
+				return err
+			}
+			continue
+		}
+		for _, i := range order {
+			if failed[i] {
+				continue // one failure ends this side's measurement
+			}
+			if err := mr.invokeSide(i, one, one.Args(mr.name)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// gatedRound runs one gated round and keeps its paired time.
+func (mr *measureRun) gatedRound(one suite.Measure, order []int) error {
+	res, err := invokeGated(mr.ctx, mr.c, mr.timeout, one, mr.g.Builds, gateArgs(one.Args(mr.name)), order, mr.m.Regions)
+	if err != nil {
+		return err
+	}
+	for i := range res {
+		mr.recordSide(i, res[i].ms, res[i].stdout, res[i].tail)
+	}
+	if mr.failed[0] || mr.failed[1] {
+		return nil
+	}
+	logs := regionLogRatios(mr.name, res[0].stdout, res[1].stdout)
+	mr.roundLogs = append(mr.roundLogs, math.NaN())
+	if len(logs) >= judge.MinPairedRegions {
+		// This round's own paired time, kept on its processes'
+		// measurements: how far rounds (fresh processes, fresh binary
+		// copies) differ.
+		mid := judge.InterquartileMean(logs)
+		mr.roundLogs[len(mr.roundLogs)-1] = mid
+		l0, l1 := &mr.lines[0], &mr.lines[1]
+		l0.Measurements[len(l0.Measurements)-1].PairedTime = math.Exp(-mid / 2)
+		l1.Measurements[len(l1.Measurements)-1].PairedTime = math.Exp(mid / 2)
+	}
+	mr.pairedLogs = append(mr.pairedLogs, logs...)
+	return nil
+}
+
+// merge folds the measurement into each cell's line (see expdir.Line for
+// the rules); timed says which lines already took their metrics from an
+// earlier perf measurement.
+func (mr *measureRun) merge(timed []bool) {
+	m, ms, failed := mr.m, mr.ms, mr.failed
+	for i := range mr.lines {
+		l := &mr.lines[i]
+		var out output
+		if !failed[i] {
+			ops, err := parseCountOutput(&out, mr.name, m.Backend, mr.stdouts[i]...)
+			if err != nil {
+				failed[i], ms[i].Error = true, err.Error()
+				out = output{stderrTail: mr.tails[i]}
+			}
+			ms[i].Ops = ops
+		} else {
+			out.stderrTail = mr.tails[i]
+		}
+		if l.Start.IsZero() {
+			l.Start = ms[i].Start
+			l.Ops = ms[i].Ops
+		}
+		if failed[i] {
+			if !l.Failed() {
+				l.ExitCode = ms[i].ExitCode
+				if l.ExitCode == 0 {
+					l.ExitCode = -1 // exited 0 without a usable result
+				}
+				l.Error = ms[i].Error
+				if l.Error != "" {
+					l.Error = m.Backend + " measurement: " + l.Error
+				}
+				l.StderrTail = out.stderrTail
+			}
+			continue
+		}
+		if l.Machine.Kernel == "" && out.machine != nil {
+			l.Machine = *out.machine
+		}
+		l.Counts = append(l.Counts, out.counts...)
+		if m.Backend == suite.BackendPerf && !timed[i] {
+			timed[i] = true
+			l.Ops = ms[i].Ops
+			l.Metrics = out.metrics
+			l.Metrics.PeakRSS = ms[i].PeakRSS
+		}
+	}
+	if len(mr.lines) == 2 && !failed[0] && !failed[1] {
+		// Each side's time over the geometric mean of both: the second
+		// cell's over the first's is exp(mid).
+		if mid, ok := judge.PairedLog(mr.roundLogs, mr.pairedLogs); ok {
+			mr.lines[0].Metrics.PairedTime = math.Exp(-mid / 2)
+			mr.lines[1].Metrics.PairedTime = math.Exp(mid / 2)
+		}
+	}
 }
 
 // regionLogRatios pairs the regions of two gated processes that took turns

@@ -76,42 +76,92 @@ type Result struct {
 // calibration of its before commit and suite, if there is one, into its
 // directory (CalibrationFile). See CalibrationOrigin.
 func Run(ctx context.Context, o Options) (*Result, error) {
-	logf := func(format string, args ...any) {
-		if o.Log != nil {
-			fmt.Fprintf(o.Log, format+"\n", args...)
-		}
-	}
-
-	// 1. Fill in defaults and read the suite.
-	if err := o.fill(ctx); err != nil {
+	r := &runner{o: o}
+	if err := r.prepare(ctx); err != nil {
 		return nil, err
 	}
-	su, err := suite.LoadSuite(o.SuitesDir(), o.Suite)
+	unlock, err := r.open(ctx)
 	if err != nil {
 		return nil, err
 	}
-	substitute := substituteCallgrind(su, lookPathValgrind, measure.DetectBackend)
-	if substitute != "" {
-		logf("%s", substitute)
+	defer unlock()
+	if err := r.buildAndControl(ctx); err != nil {
+		return nil, err
+	}
+	if err := r.start(ctx); err != nil {
+		return nil, err
+	}
+	if err := r.runCells(ctx); err != nil {
+		return r.res, err
+	}
+	return r.res, r.finish()
+}
+
+// runner is one call of Run, stage by stage.
+type runner struct {
+	o        Options
+	su       *suite.Suite
+	b        *build.Builder
+	revs     [2]string
+	commits  [2]string
+	aa       bool
+	res      *Result
+	runDir   string
+	done     map[measure.CellKey]bool
+	prior    []expdir.Line
+	complete int64
+	old      *expdir.Meta
+	builds   [2]expdir.Build
+	controls measure.Controls
+	cells    []measure.Cell
+	// substitute says why callgrind measurements were substituted, if
+	// they were (see substituteCallgrind).
+	substitute string
+}
+
+func (r *runner) logf(format string, args ...any) {
+	if r.o.Log != nil {
+		fmt.Fprintf(r.o.Log, format+"\n", args...)
+	}
+}
+
+// prepare fills in the defaults, reads the suite and resolves the
+// revisions.
+func (r *runner) prepare(ctx context.Context) error {
+	o := &r.o
+	if err := o.fill(ctx); err != nil {
+		return err
+	}
+	su, err := suite.LoadSuite(o.SuitesDir(), o.Suite)
+	if err != nil {
+		return err
+	}
+	r.su = su
+	r.substitute = substituteCallgrind(su, lookPathValgrind, measure.DetectBackend)
+	if r.substitute != "" {
+		r.logf("%s", r.substitute)
 	}
 	if o.Pairs == 0 {
 		o.Pairs = cmp.Or(su.Pairs, DefaultPairs)
 	}
 	if o.Pairs < 1 {
-		return nil, fmt.Errorf("pairs %d: want at least 1", o.Pairs)
+		return fmt.Errorf("pairs %d: want at least 1", o.Pairs)
 	}
-
-	// 2. Resolve the revisions.
-	b := &build.Builder{Repo: o.Repo, CacheDir: o.CacheDir, Log: o.Log}
-	revs := [2]string{o.Before, o.After}
-	var commits [2]string
-	for i, rev := range revs {
-		if commits[i], err = b.Resolve(ctx, rev); err != nil {
-			return nil, err
+	r.b = &build.Builder{Repo: o.Repo, CacheDir: o.CacheDir, Log: o.Log}
+	r.revs = [2]string{o.Before, o.After}
+	for i, rev := range r.revs {
+		if r.commits[i], err = r.b.Resolve(ctx, rev); err != nil {
+			return err
 		}
 	}
+	r.aa = r.commits[0] == r.commits[1]
+	return nil
+}
 
-	// 3. Choose the experiment, lock it, and see what it already holds.
+// open chooses the experiment, locks it, and reads what it already holds.
+// The returned function releases the lock.
+func (r *runner) open(ctx context.Context) (unlock func(), err error) {
+	o, commits := &r.o, r.commits
 	exp := o.Experiment
 	if exp == "" && o.Resume {
 		exp = latestExperiment(o.ExperimentsDir, commits[0], commits[1])
@@ -124,203 +174,231 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err := checkExperimentName(exp); err != nil {
 		return nil, err
 	}
-	res := &Result{Experiment: exp, Dir: filepath.Join(o.ExperimentsDir, exp)}
-	res.RunsPath = filepath.Join(res.Dir, expdir.RunsFile)
-	runDir := measure.RunDirFor(o.CacheDir, res.Dir)
-	if err := os.MkdirAll(runDir, 0o755); err != nil {
+	r.res = &Result{Experiment: exp, Dir: filepath.Join(o.ExperimentsDir, exp)}
+	r.res.RunsPath = filepath.Join(r.res.Dir, expdir.RunsFile)
+	r.runDir = measure.RunDirFor(o.CacheDir, r.res.Dir)
+	if err := os.MkdirAll(r.runDir, 0o755); err != nil {
 		return nil, err
 	}
-	unlock, err := build.LockFile(filepath.Join(runDir, "lock"))
+	unlock, err = build.LockFile(filepath.Join(r.runDir, "lock"))
 	if err != nil {
 		return nil, fmt.Errorf("experiment %s: %w", exp, err)
 	}
-	defer unlock()
-	done, prior, complete, err := recorded(res.RunsPath, o.Resume)
+	if r.done, r.prior, r.complete, err = recorded(r.res.RunsPath, o.Resume); err == nil {
+		err = r.readOldMeta()
+	}
 	if err != nil {
+		unlock()
 		return nil, err
 	}
-	var old *expdir.Meta
-	if o.Resume { // an experiment with no runs starts afresh
-		m, err := expdir.Dir(res.Dir).Meta()
-		if err != nil && !errors.Is(err, expdir.ErrNotExperiment) {
-			return nil, err
-		}
-		if err == nil {
-			old = &m
-		}
-	}
-	if old != nil && (old.Before.Commit != commits[0] || old.After.Commit != commits[1]) {
-		return nil, fmt.Errorf("%w: %s compares %s with %s, not %s with %s; choose another exp",
-			ErrMetaMismatch, filepath.Join(res.Dir, expdir.MetaFile),
-			build.Short(old.Before.Commit), build.Short(old.After.Commit), build.Short(commits[0]), build.Short(commits[1]))
-	}
+	return unlock, nil
+}
 
-	// 4. Build both sides (the same commit on both sides is an A/A
-	// experiment: built once, then found in the cache).
-	aa := commits[0] == commits[1]
-	var builds0 [2]expdir.Build
+// readOldMeta reads the meta.json of an experiment being resumed (an
+// experiment with no runs starts afresh) and checks it compares the same
+// commits.
+func (r *runner) readOldMeta() error {
+	if !r.o.Resume {
+		return nil
+	}
+	m, err := expdir.Dir(r.res.Dir).Meta()
+	if errors.Is(err, expdir.ErrNotExperiment) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if m.Before.Commit != r.commits[0] || m.After.Commit != r.commits[1] {
+		return fmt.Errorf("%w: %s compares %s with %s, not %s with %s; choose another exp",
+			ErrMetaMismatch, filepath.Join(r.res.Dir, expdir.MetaFile),
+			build.Short(m.Before.Commit), build.Short(m.After.Commit), build.Short(r.commits[0]), build.Short(r.commits[1]))
+	}
+	r.old = &m
+	return nil
+}
+
+// buildAndControl builds both sides (the same commit on both sides, an A/A
+// experiment, is built once, then found in the cache) and sets up the
+// controls.
+func (r *runner) buildAndControl(ctx context.Context) error {
+	var err error
 	for i, side := range []measure.Side{measure.Before, measure.After} {
-		if builds0[i], err = b.Build(ctx, string(side), revs[i], commits[i], su.Tools()); err != nil {
-			return nil, err
+		if r.builds[i], err = r.b.Build(ctx, string(side), r.revs[i], r.commits[i], r.su.Tools()); err != nil {
+			return err
 		}
 	}
-
-	// 5. Set up the controls, the directory, meta.json and the criteria.
-	controls, err := measure.DetectControls(ctx, runDir, measure.ControlOptions{CPU: o.CPU, KeepASLR: o.KeepASLR, ExtraEnv: o.ExtraEnv})
+	o := &r.o
+	c, err := measure.DetectControls(ctx, r.runDir, measure.ControlOptions{CPU: o.CPU, KeepASLR: o.KeepASLR, ExtraEnv: o.ExtraEnv})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if substitute != "" {
-		controls.Notes = append(controls.Notes, substitute)
+	if r.substitute != "" {
+		c.Notes = append(c.Notes, r.substitute)
 	}
-	feat := measure.ProbeFeatures(ctx, builds0[:], su.Tools())
-	controls.Alternation, controls.PrepareOnce = expdir.AlternateRegions, feat.Rerun
+	feat := measure.ProbeFeatures(ctx, r.builds[:], r.su.Tools())
+	c.Alternation, c.PrepareOnce = expdir.AlternateRegions, feat.Rerun
 	if !feat.Gate {
-		controls.Alternation = expdir.AlternateProcesses
-		controls.Notes = append(controls.Notes, "a side's pure-count predates run --gate: the two sides' native measurements alternate whole processes, not single regions")
+		c.Alternation = expdir.AlternateProcesses
+		c.Notes = append(c.Notes, "a side's pure-count predates run --gate: the two sides' native measurements alternate whole processes, not single regions")
 	}
-	if !feat.Rerun && su.PreparesOnce() {
-		controls.Notes = append(controls.Notes, "a side's pure-count predates run --rerun: the prepare=once workloads are prepared afresh for every region, on both sides")
+	if !feat.Rerun && r.su.PreparesOnce() {
+		c.Notes = append(c.Notes, "a side's pure-count predates run --rerun: the prepare=once workloads are prepared afresh for every region, on both sides")
 	}
-	for _, n := range controls.Notes {
-		logf("warning: %s", n)
+	for _, n := range c.Notes {
+		r.logf("warning: %s", n)
 	}
-	if err := os.MkdirAll(res.Dir, 0o755); err != nil {
-		return nil, err
-	}
-	cells := Schedule(o.Pairs, su.Workloads)
-	if old != nil {
-		res.Meta = *old
-		if old.Controls.ASLROff != controls.ASLROff || old.Controls.CPU != controls.CPU {
-			logf("warning: controls differ from the experiment's start (ASLR off %v → %v, CPU %q → %q); each run records its own",
-				old.Controls.ASLROff, controls.ASLROff, old.Controls.CPU, controls.CPU)
-		}
-	} else {
-		origin, err := setupCriteria(ctx, o.Repo, res.Dir, commits[0], func(s string) { logf("warning: %s", s) })
-		if err != nil {
-			return nil, fmt.Errorf("criteria: %w", err)
-		}
-		calib, err := setupCalibration(o.CalibrationDir, commits[0], su.Name, res.Dir, aa)
-		if err != nil {
-			return nil, err
-		}
-		switch {
-		case aa:
-			logf("A/A experiment (both sides %s): when complete, its runs become the calibration of %s",
-				build.Short(commits[0]), expdir.CalibrationPath(o.CalibrationDir, commits[0], su.Name))
-		case calib != nil:
-			logf("calibration: %d A/A runs of %s (suite %s) copied from %s", calib.Runs, build.Short(calib.Commit), calib.Suite, calib.Path)
-		default:
-			logf("no calibration of %s for suite %s: noise from this experiment's own spread (an A/A run, before=after=%s, makes one)",
-				build.Short(commits[0]), su.Name, build.Short(commits[0]))
-		}
-		res.Meta = expdir.Meta{
-			Experiment:  exp,
-			Before:      builds0[0],
-			After:       builds0[1],
-			Suite:       su.Name,
-			SuitePath:   su.Path,
-			SuiteText:   su.Text,
-			Pairs:       o.Pairs,
-			Runs:        len(cells),
-			Timeout:     su.Timeout,
-			Controls:    controls.Controls,
-			Criteria:    origin,
-			AA:          aa,
-			Calibration: calib,
-			Harness:     harnessInfo(ctx, o.Repo),
-			Machine:     perfcount.ThisMachine(),
-			Start:       time.Now().UTC(),
-		}
-		if err := expdir.Dir(res.Dir).WriteMeta(&res.Meta); err != nil {
-			return nil, err
-		}
-	}
+	r.controls = c
+	return nil
+}
 
-	// 6. Run the cells not yet recorded, appending each line as it comes.
-	w, err := expdir.OpenRuns(res.RunsPath, complete)
+// start makes the directory and, for a new experiment, its criteria,
+// calibration and meta.json; a resumed one keeps its meta.json.
+func (r *runner) start(ctx context.Context) error {
+	o, res, commits, su := &r.o, r.res, r.commits, r.su
+	if err := os.MkdirAll(res.Dir, 0o755); err != nil {
+		return err
+	}
+	r.cells = Schedule(o.Pairs, su.Workloads)
+	if old := r.old; old != nil {
+		res.Meta = *old
+		if old.Controls.ASLROff != r.controls.ASLROff || old.Controls.CPU != r.controls.CPU {
+			r.logf("warning: controls differ from the experiment's start (ASLR off %v → %v, CPU %q → %q); each run records its own",
+				old.Controls.ASLROff, r.controls.ASLROff, old.Controls.CPU, r.controls.CPU)
+		}
+		return nil
+	}
+	origin, err := setupCriteria(ctx, o.Repo, res.Dir, commits[0], func(s string) { r.logf("warning: %s", s) })
 	if err != nil {
-		return nil, err
+		return fmt.Errorf("criteria: %w", err)
+	}
+	calib, err := setupCalibration(o.CalibrationDir, commits[0], su.Name, res.Dir, r.aa)
+	if err != nil {
+		return err
+	}
+	switch {
+	case r.aa:
+		r.logf("A/A experiment (both sides %s): when complete, its runs become the calibration of %s",
+			build.Short(commits[0]), expdir.CalibrationPath(o.CalibrationDir, commits[0], su.Name))
+	case calib != nil:
+		r.logf("calibration: %d A/A runs of %s (suite %s) copied from %s", calib.Runs, build.Short(calib.Commit), calib.Suite, calib.Path)
+	default:
+		r.logf("no calibration of %s for suite %s: noise from this experiment's own spread (an A/A run, before=after=%s, makes one)",
+			build.Short(commits[0]), su.Name, build.Short(commits[0]))
+	}
+	res.Meta = expdir.Meta{
+		Experiment: res.Experiment, Before: r.builds[0], After: r.builds[1],
+		Suite: su.Name, SuitePath: su.Path, SuiteText: su.Text,
+		Pairs: o.Pairs, Runs: len(r.cells), Timeout: su.Timeout,
+		Controls: r.controls.Controls, Criteria: origin, AA: r.aa, Calibration: calib,
+		Harness: harnessInfo(ctx, o.Repo), Machine: perfcount.ThisMachine(), Start: time.Now().UTC(),
+	}
+	return expdir.Dir(res.Dir).WriteMeta(&res.Meta)
+}
+
+// runCells runs the cells not yet recorded, appending each line as it
+// comes, then converts the profiles.
+func (r *runner) runCells(ctx context.Context) error {
+	res := r.res
+	w, err := expdir.OpenRuns(res.RunsPath, r.complete)
+	if err != nil {
+		return err
 	}
 	defer w.Close()
 	var todo []measure.Cell
-	for _, c := range cells {
-		if done[c.Key()] {
+	for _, c := range r.cells {
+		if r.done[c.Key()] {
 			res.Skipped++
 		} else {
 			todo = append(todo, c)
 		}
 	}
-	logf("experiment %s: %d runs to do, %d already recorded, in %s", exp, len(todo), res.Skipped, res.RunsPath)
+	r.logf("experiment %s: %d runs to do, %d already recorded, in %s", res.Experiment, len(todo), res.Skipped, res.RunsPath)
 	var hist floorHistory
-	for i := range prior {
-		hist.add(&prior[i])
+	for i := range r.prior {
+		hist.add(&r.prior[i])
 	}
-	p := &Progress{W: o.Progress, Terminal: o.Terminal, Pairs: o.Pairs, Total: len(todo), Recorded: res.Skipped}
+	p := &Progress{W: r.o.Progress, Terminal: r.o.Terminal, Pairs: r.o.Pairs, Total: len(todo), Recorded: res.Skipped}
 	defer p.Done()
 	for k := 0; k < len(todo); {
 		if ctx.Err() != nil {
-			return res, interrupted(res, ctx.Err())
+			return interrupted(res, ctx.Err())
 		}
 		// The two sides of a workload in a pair run together (see
-		// runCells); a side left alone by an interrupted run runs alone.
+		// measure.RunCells); a side left alone by an interrupted run runs
+		// alone.
 		group := todo[k : k+1]
 		if k+1 < len(todo) && todo[k+1].Pair == todo[k].Pair && todo[k+1].Workload.Name == todo[k].Workload.Name {
 			group = todo[k : k+2]
 		}
 		k += len(group)
-		var builds []expdir.Build
-		var dumps []string
-		var refs []float64
-		for _, c := range group {
-			refs = append(refs, hist.ref(c.Workload.Name, c.Side))
-			b := builds0[0]
-			if c.Side == measure.After {
-				b = builds0[1]
-			}
-			builds = append(builds, b)
-			dumps = append(dumps, profileDumpDir(res.Dir, c))
-		}
-		p.Starting(group[0])
-		ls, err := measure.RunCells(ctx, &controls, su.Timeout, group, builds, dumps, refs)
-		if errors.Is(err, measure.ErrInterrupted) {
-			return res, interrupted(res, ctx.Err())
-		}
-		if err != nil {
-			return res, err
-		}
-		for i := range ls {
-			l := &ls[i]
-			l.Experiment, l.Suite = exp, su.Name
-			hist.add(l)
-			if err := w.Append(l); err != nil {
-				return res, err
-			}
-			res.Ran++
-			if l.Failed() {
-				res.Failed++
-			}
-			p.Finished(group[i], l)
-			if o.OnRun != nil {
-				o.OnRun(l)
-			}
+		if err := r.runGroup(ctx, group, &hist, w, p); err != nil {
+			return err
 		}
 	}
-	for _, err := range convertProfiles(res.Dir, su) {
-		logf("warning: %v", err)
+	for _, err := range convertProfiles(res.Dir, r.su) {
+		r.logf("warning: %v", err)
 	}
+	return nil
+}
 
-	// 7. A completed A/A experiment becomes its commit's calibration.
-	if aa && res.Ran+res.Skipped == len(cells) {
-		if res.CalibrationSaved, err = expdir.SaveCalibration(res.RunsPath, o.CalibrationDir, commits[0], su.Name); err != nil {
-			return res, err
+// runGroup runs the one or two cells of one workload in one pair and
+// records their lines.
+func (r *runner) runGroup(ctx context.Context, group []measure.Cell, hist *floorHistory, w *expdir.RunsWriter, p *Progress) error {
+	res := r.res
+	var builds []expdir.Build
+	var dumps []string
+	var refs []float64
+	for _, c := range group {
+		refs = append(refs, hist.ref(c.Workload.Name, c.Side))
+		b := r.builds[0]
+		if c.Side == measure.After {
+			b = r.builds[1]
 		}
-		logf("calibration of %s (suite %s) saved to %s", build.Short(commits[0]), su.Name, res.CalibrationSaved)
-		if res.Failed > 0 {
-			logf("warning: %d of the calibration's runs failed; the judge uses only its complete, successful pairs", res.Failed)
+		builds = append(builds, b)
+		dumps = append(dumps, profileDumpDir(res.Dir, c))
+	}
+	p.Starting(group[0])
+	ls, err := measure.RunCells(ctx, &r.controls, r.su.Timeout, measure.Group{Cells: group, Builds: builds, DumpDirs: dumps, Refs: refs})
+	if errors.Is(err, measure.ErrInterrupted) {
+		return interrupted(res, ctx.Err())
+	}
+	if err != nil {
+		return err
+	}
+	for i := range ls {
+		l := &ls[i]
+		l.Experiment, l.Suite = res.Experiment, r.su.Name
+		hist.add(l)
+		if err := w.Append(l); err != nil {
+			return err
+		}
+		res.Ran++
+		if l.Failed() {
+			res.Failed++
+		}
+		p.Finished(group[i], l)
+		if r.o.OnRun != nil {
+			r.o.OnRun(l)
 		}
 	}
-	return res, nil
+	return nil
+}
+
+// finish stores a completed A/A experiment as its commit's calibration.
+func (r *runner) finish() error {
+	res := r.res
+	if !r.aa || res.Ran+res.Skipped != len(r.cells) {
+		return nil
+	}
+	var err error
+	if res.CalibrationSaved, err = expdir.SaveCalibration(res.RunsPath, r.o.CalibrationDir, r.commits[0], r.su.Name); err != nil {
+		return err
+	}
+	r.logf("calibration of %s (suite %s) saved to %s", build.Short(r.commits[0]), r.su.Name, res.CalibrationSaved)
+	if res.Failed > 0 {
+		r.logf("warning: %d of the calibration's runs failed; the judge uses only its complete, successful pairs", res.Failed)
+	}
+	return nil
 }
 
 // setupCalibration puts the calibration of before and suite, if there is
