@@ -188,37 +188,24 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	for _, n := range controls.Notes {
 		logf("warning: %s", n)
 	}
-	bs := &bisector{o: &o, b: b, c: &controls, m: m, res: res}
+	bs := &bisector{o: &o, b: b, c: &controls, m: m, res: res, logf: logf}
 
 	// 4. Good, then bad: the threshold, and whether there is a rise at all.
-	if res.Good, err = bs.step(ctx, RoleGood, o.Good, good); err != nil {
-		return nil, err
-	}
-	if res.Good.Skipped != "" {
-		return res, fmt.Errorf("good %s (%s) cannot be measured: %s", o.Good, build.Short(good), res.Good.Skipped)
-	}
-	res.Noise = judge.Spread(res.Good.Counts)
-	res.Threshold = math.Max(o.Threshold, res.Noise)
-	if res.Noise > o.Threshold {
-		logf("warning: the counts at good spread by %.3g %%, more than the %.3g %% threshold asked for: bisecting for a rise above %.3g %%",
-			100*res.Noise, 100*o.Threshold, 100*res.Threshold)
-	}
-	if res.Bad, err = bs.step(ctx, RoleBad, o.Bad, bad); err != nil {
-		return nil, err
-	}
-	if res.Bad.Skipped != "" {
-		return res, fmt.Errorf("bad %s (%s) cannot be measured: %s", o.Bad, build.Short(bad), res.Bad.Skipped)
-	}
-	if !res.Bad.Bad {
-		return res, fmt.Errorf("%w: %s at good %s is %s per op and at bad %s %s per op (×%.4f, %+.2f %%), not above the %.3g %% threshold: "+
-			"the rise is not there at bad, or it is not monotone (it came and went between them); choose other ends",
-			ErrNoRise, o.Workload, build.Short(good), fmtCount(res.Good.Count), build.Short(bad), fmtCount(res.Bad.Count),
-			res.Bad.Ratio, 100*(res.Bad.Ratio-1), 100*res.Threshold)
+	if err := bs.ends(ctx, good, bad); err != nil {
+		return res, err
 	}
 
 	// 5. Halve the range. Invariant: commits[lo] is good (lo = -1: good
 	// itself) and commits[hi] is bad; skipped commits are never chosen
 	// again.
+	return res, bs.halve(ctx, commits)
+}
+
+// halve halves the range between good and bad, as git bisect does.
+// Invariant: commits[lo] is good (lo = -1: good itself) and commits[hi] is
+// bad; skipped commits are never chosen again.
+func (bs *bisector) halve(ctx context.Context, commits []string) error {
+	res, logf := bs.res, bs.logf
 	lo, hi := -1, len(commits)-1
 	steps := map[int]Step{hi: res.Bad}
 	skipped := map[int]bool{}
@@ -229,7 +216,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		}
 		s, err := bs.step(ctx, RoleCandidate, commits[i], commits[i])
 		if err != nil {
-			return res, err
+			return err
 		}
 		steps[i] = s
 		switch {
@@ -248,7 +235,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	} else {
 		res.Candidates = slices.Clone(commits[lo+1 : hi+1])
 	}
-	return res, nil
+	return nil
 }
 
 // fill checks the options and fills in the defaults.
@@ -345,13 +332,47 @@ func pickMiddle(lo, hi int, skipped map[int]bool) int {
 	return -1
 }
 
-// bisector measures commits for Bisect.
+// ends measures good and bad: the threshold, and whether there is a rise
+// at all.
+func (bs *bisector) ends(ctx context.Context, good, bad string) error {
+	var err error
+	if bs.res.Good, err = bs.step(ctx, RoleGood, bs.o.Good, good); err != nil {
+		return err
+	}
+	if bs.res.Good.Skipped != "" {
+		return fmt.Errorf("good %s (%s) cannot be measured: %s", bs.o.Good, build.Short(good), bs.res.Good.Skipped)
+	}
+	bs.res.Noise = judge.Spread(bs.res.Good.Counts)
+	bs.res.Threshold = math.Max(bs.o.Threshold, bs.res.Noise)
+	if bs.res.Noise > bs.o.Threshold {
+		bs.logf("warning: the counts at good spread by %.3g %%, more than the %.3g %% threshold asked for: bisecting for a rise above %.3g %%",
+			100*bs.res.Noise, 100*bs.o.Threshold, 100*bs.res.Threshold)
+	}
+	if bs.res.Bad, err = bs.step(ctx, RoleBad, bs.o.Bad, bad); err != nil {
+		return err
+	}
+	if bs.res.Bad.Skipped != "" {
+		return fmt.Errorf("bad %s (%s) cannot be measured: %s", bs.o.Bad, build.Short(bad), bs.res.Bad.Skipped)
+	}
+	if !bs.res.Bad.Bad {
+		return fmt.Errorf("%w: %s at good %s is %s per op and at bad %s %s per op (×%.4f, %+.2f %%), not above the %.3g %% threshold: "+
+			"the rise is not there at bad, or it is not monotone (it came and went between them); choose other ends",
+			ErrNoRise, bs.o.Workload, build.Short(good), fmtCount(bs.res.Good.Count), build.Short(bad), fmtCount(bs.res.Bad.Count),
+			bs.res.Bad.Ratio, 100*(bs.res.Bad.Ratio-1), 100*bs.res.Threshold)
+	}
+
+	return nil
+}
+
+// bisector measures commits for Run.
 type bisector struct {
 	o   *Options
 	b   *build.Builder
 	c   *measure.Controls
 	m   suite.Measure
 	res *Result
+	// logf logs what the bisection does.
+	logf func(string, ...any)
 }
 
 // step builds and measures one commit. The error is non-nil only when the

@@ -50,69 +50,9 @@ func Judge(runs []expdir.Run, crit Criteria, calib []expdir.Run, opts Options) R
 func judgeWorkload(w workloadRuns, cal *workloadRuns, lim Limits, opts Options) WorkloadResult {
 	res := WorkloadResult{Workload: w.name, Limits: lim, Time: NotMeasured, Instructions: NotMeasured}
 
-	// 1. The pair table: which pairs are complete and succeeded.
-	rows := make([]PairRow, len(w.pairs))
-	for i, p := range w.pairs {
-		row := PairRow{Pair: p.num, Status: PairClean, First: firstSide(p)}
-		switch {
-		case p.before == nil:
-			row.Status, row.Note = PairIncomplete, "no before run"
-		case p.after == nil:
-			row.Status, row.Note = PairIncomplete, "no after run"
-		case p.before.ExitCode != 0:
-			row.Status, row.Note = PairFailed, fmt.Sprintf("before run exited with status %d", p.before.ExitCode)
-		case p.after.ExitCode != 0:
-			row.Status, row.Note = PairFailed, fmt.Sprintf("after run exited with status %d", p.after.ExitCode)
-		}
-		rows[i] = row
-	}
-
-	// 2. Disturbed runs, side by side, and the pairs they disturb: those
-	// whose two runs did not depart alike.
-	stats := map[string]map[string]sideStats{}
-	for _, side := range []string{SideBefore, SideAfter} {
-		var rs []*expdir.Run
-		for i := range w.pairs {
-			if r := w.pairs[i].run(side); r != nil && r.ExitCode == 0 {
-				rs = append(rs, r)
-			}
-		}
-		found, unchecked, st := opts.Disturbance.findDisturbed(side, rs)
-		for _, m := range unchecked {
-			res.Warnings = append(res.Warnings, fmt.Errorf("too few %s runs with %s (need %d) to look for disturbed runs", side, m, opts.Disturbance.MinRuns))
-		}
-		res.Disturbed = append(res.Disturbed, found...)
-		stats[side] = st
-	}
-	slices.SortStableFunc(res.Disturbed, func(a, b Disturbance) int {
-		return cmp.Or(cmp.Compare(a.Pair, b.Pair), sideOrder(a.Side)-sideOrder(b.Side))
-	})
-	for i := range rows {
-		if rows[i].Status != PairClean {
-			continue
-		}
-		var ds []Disturbance
-		for _, d := range res.Disturbed {
-			if d.Pair == rows[i].Pair {
-				ds = append(ds, d)
-			}
-		}
-		if len(ds) == 0 {
-			continue
-		}
-		var notes []string
-		for _, d := range ds {
-			notes = append(notes, describeDisturbance(d))
-		}
-		rows[i].Status = PairAlike
-		if alike, how := departedAlike(&w.pairs[i], ds, stats, opts.Disturbance.Floor); alike {
-			notes = append(notes, how+": the pair is used")
-		} else {
-			rows[i].Status = PairDisturbed
-			notes = append(notes, how)
-		}
-		rows[i].Note = strings.Join(notes, "; ")
-	}
+	// 1-2. The pair table: which pairs are complete, succeeded, and were
+	// not disturbed.
+	rows := pairTable(w, &res, opts)
 
 	// 3. The metrics the runs carry.
 	metrics := presentMetrics(w, opts)
@@ -184,27 +124,130 @@ type skipped struct {
 var skipLabels = []string{"disturbed", "multiplexed", "failed", "incomplete", "without the metric", "with a zero before count"}
 
 // judgeMetric compares one metric of w over the pairs it can use.
+// pairTable returns the workload's pair table: which pairs are complete
+// and succeeded, then the disturbed runs, side by side, and the pairs they
+// disturb: those whose two runs did not depart alike. It adds the
+// disturbances and warnings to res.
+func pairTable(w workloadRuns, res *WorkloadResult, opts Options) []PairRow {
+	// 1. The pair table: which pairs are complete and succeeded.
+	rows := make([]PairRow, len(w.pairs))
+	for i, p := range w.pairs {
+		row := PairRow{Pair: p.num, Status: PairClean, First: firstSide(p)}
+		switch {
+		case p.before == nil:
+			row.Status, row.Note = PairIncomplete, "no before run"
+		case p.after == nil:
+			row.Status, row.Note = PairIncomplete, "no after run"
+		case p.before.ExitCode != 0:
+			row.Status, row.Note = PairFailed, fmt.Sprintf("before run exited with status %d", p.before.ExitCode)
+		case p.after.ExitCode != 0:
+			row.Status, row.Note = PairFailed, fmt.Sprintf("after run exited with status %d", p.after.ExitCode)
+		}
+		rows[i] = row
+	}
+
+	// 2. Disturbed runs, side by side, and the pairs they disturb: those
+	// whose two runs did not depart alike.
+	stats := map[string]map[string]sideStats{}
+	for _, side := range []string{SideBefore, SideAfter} {
+		var rs []*expdir.Run
+		for i := range w.pairs {
+			if r := w.pairs[i].run(side); r != nil && r.ExitCode == 0 {
+				rs = append(rs, r)
+			}
+		}
+		found, unchecked, st := opts.Disturbance.findDisturbed(side, rs)
+		for _, m := range unchecked {
+			res.Warnings = append(res.Warnings, fmt.Errorf("too few %s runs with %s (need %d) to look for disturbed runs", side, m, opts.Disturbance.MinRuns))
+		}
+		res.Disturbed = append(res.Disturbed, found...)
+		stats[side] = st
+	}
+	slices.SortStableFunc(res.Disturbed, func(a, b Disturbance) int {
+		return cmp.Or(cmp.Compare(a.Pair, b.Pair), sideOrder(a.Side)-sideOrder(b.Side))
+	})
+	for i := range rows {
+		if rows[i].Status != PairClean {
+			continue
+		}
+		var ds []Disturbance
+		for _, d := range res.Disturbed {
+			if d.Pair == rows[i].Pair {
+				ds = append(ds, d)
+			}
+		}
+		if len(ds) == 0 {
+			continue
+		}
+		var notes []string
+		for _, d := range ds {
+			notes = append(notes, describeDisturbance(d))
+		}
+		rows[i].Status = PairAlike
+		if alike, how := departedAlike(&w.pairs[i], ds, stats, opts.Disturbance.Floor); alike {
+			notes = append(notes, how+": the pair is used")
+		} else {
+			rows[i].Status = PairDisturbed
+			notes = append(notes, how)
+		}
+		rows[i].Note = strings.Join(notes, "; ")
+	}
+
+	return rows
+}
+
+// countSource returns the one source of a count in the workload's
+// successful runs, or mixed when they come from more than one.
+func countSource(w workloadRuns, name string) (source perfcount.Source, mixed bool) {
+	var sources []perfcount.Source
+	for i := range w.pairs {
+		for _, r := range []*expdir.Run{w.pairs[i].before, w.pairs[i].after} {
+			if r == nil || r.ExitCode != 0 {
+				continue
+			}
+			if _, c, ok := countValue(r, name); ok && !slices.Contains(sources, c.Source) {
+				sources = append(sources, c.Source)
+			}
+		}
+	}
+	slices.Sort(sources)
+	if len(sources) == 1 {
+		source = sources[0]
+	}
+	return source, len(sources) > 1
+}
+
+// setThreshold measures the metric's noise and sets its criterion and
+// threshold: the criterion for timed metrics, the larger of the criterion
+// and the noise for counts, with the warnings they need.
+func setThreshold(mr *MetricResult, before, after []float64, cal *workloadRuns, lim Limits, opts Options) {
+	m := mr.Metric
+	calRatios, mismatched := calibrationRatios(cal, m, mr.Source)
+	mr.Noise = measureNoise(before, after, calRatios, opts.MinCalibrationPairs)
+	if m.Class == ClassTime {
+		mr.Criterion = lim.TimeMaxWorse
+		mr.Threshold = mr.Criterion
+	} else {
+		mr.Criterion = lim.InstructionsMaxHigher
+		mr.Threshold = math.Max(mr.Criterion, mr.Noise.Spread)
+		if mismatched > 0 && len(calRatios) == 0 {
+			mr.Warnings = append(mr.Warnings, fmt.Errorf("calibration counts of %s come from another source than %s: calibration not used", m.Name, mr.Source))
+		}
+		if n := len(calRatios); n > 0 && n < opts.MinCalibrationPairs {
+			mr.Warnings = append(mr.Warnings, fmt.Errorf("only %d calibration pairs for %s (need %d): noise from this experiment's within-side spread", n, m.Name, opts.MinCalibrationPairs))
+		}
+		if mr.Noise.Spread > mr.Criterion {
+			mr.Warnings = append(mr.Warnings, fmt.Errorf("measured noise of %s, %s %%, exceeds the %s criterion: changes are judged against the noise", m.Name, pct(mr.Noise.Spread), limitPct(mr.Criterion)))
+		}
+	}
+}
+
 func judgeMetric(m Metric, w workloadRuns, rows []PairRow, cal *workloadRuns, lim Limits, opts Options) (MetricResult, []Cell) {
 	mr := MetricResult{Metric: m}
 	cells := make([]Cell, len(w.pairs))
 	mixed := false
 	if m.Class != ClassTime {
-		var sources []perfcount.Source
-		for i := range w.pairs {
-			for _, r := range []*expdir.Run{w.pairs[i].before, w.pairs[i].after} {
-				if r == nil || r.ExitCode != 0 {
-					continue
-				}
-				if _, c, ok := countValue(r, m.Name); ok && !slices.Contains(sources, c.Source) {
-					sources = append(sources, c.Source)
-				}
-			}
-		}
-		slices.Sort(sources)
-		mixed = len(sources) > 1
-		if len(sources) == 1 {
-			mr.Source = sources[0]
-		}
+		mr.Source, mixed = countSource(w, m.Name)
 	}
 	value := func(r *expdir.Run) (v float64, multiplexed, ok bool) {
 		if m.Class == ClassTime {
@@ -281,24 +324,7 @@ func judgeMetric(m Metric, w workloadRuns, rows []PairRow, cal *workloadRuns, li
 		}
 	}
 
-	calRatios, mismatched := calibrationRatios(cal, m, mr.Source)
-	mr.Noise = measureNoise(before, after, calRatios, opts.MinCalibrationPairs)
-	if m.Class == ClassTime {
-		mr.Criterion = lim.TimeMaxWorse
-		mr.Threshold = mr.Criterion
-	} else {
-		mr.Criterion = lim.InstructionsMaxHigher
-		mr.Threshold = math.Max(mr.Criterion, mr.Noise.Spread)
-		if mismatched > 0 && len(calRatios) == 0 {
-			mr.Warnings = append(mr.Warnings, fmt.Errorf("calibration counts of %s come from another source than %s: calibration not used", m.Name, mr.Source))
-		}
-		if n := len(calRatios); n > 0 && n < opts.MinCalibrationPairs {
-			mr.Warnings = append(mr.Warnings, fmt.Errorf("only %d calibration pairs for %s (need %d): noise from this experiment's within-side spread", n, m.Name, opts.MinCalibrationPairs))
-		}
-		if mr.Noise.Spread > mr.Criterion {
-			mr.Warnings = append(mr.Warnings, fmt.Errorf("measured noise of %s, %s %%, exceeds the %s criterion: changes are judged against the noise", m.Name, pct(mr.Noise.Spread), limitPct(mr.Criterion)))
-		}
-	}
+	setThreshold(&mr, before, after, cal, lim, opts)
 	exactRule := m.Class != ClassTime && mr.Noise.Exact()
 	var dec decision
 	mr.Verdict, dec = decide(mr.Ratio, ratios, m.HigherIsBetter, mr.Threshold, lim.MinCleanPairs, exactRule)

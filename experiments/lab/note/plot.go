@@ -44,36 +44,7 @@ type column struct {
 // in changes ("+2 %"). The image is 16×10 cm at gonum/plot's default
 // 96 dpi, wider when there are more than five columns.
 func (e *Experiment) Plot(w io.Writer) error {
-	var cols []column
-	for _, wr := range e.Report.Workloads {
-		for j, m := range wr.Metrics {
-			if !m.Decides {
-				continue
-			}
-			c := column{label: wr.Workload + "\n" + m.Metric.Name, threshold: m.Threshold}
-			x := float64(len(cols))
-			n := len(wr.Pairs)
-			for k, p := range wr.Pairs {
-				cell := p.Cells[j]
-				if !cell.Present || cell.Ratio <= 0 {
-					continue
-				}
-				// Pairs spread left to right in pair order, so that a
-				// pattern over time shows.
-				off := 0.0
-				if n > 1 {
-					off = -0.25 + 0.5*float64(k)/float64(n-1)
-				}
-				pt := plotter.XY{X: x + off, Y: cell.Ratio}
-				if cell.Used {
-					c.used = append(c.used, pt)
-				} else {
-					c.unused = append(c.unused, pt)
-				}
-			}
-			cols = append(cols, c)
-		}
-	}
+	cols := e.plotColumns()
 
 	p := plot.New()
 	p.Title.Text = "Experiment " + e.Name + ": change after/before per pair"
@@ -98,62 +69,21 @@ func (e *Experiment) Plot(w io.Writer) error {
 	}
 	one.LineStyle.Width = vg.Points(1)
 	p.Add(one)
-	lo, hi := 1.0, 1.0
-	var legendUsed, legendUnused *plotter.Scatter
-	var legendThreshold *plotter.Line
-	for i, c := range cols {
-		x := float64(i)
-		// The thresholds on either side of no change.
-		for _, y := range []float64{1 + c.threshold, 1 - c.threshold} {
-			l, err := plotter.NewLine(plotter.XYs{{X: x - 0.4, Y: y}, {X: x + 0.4, Y: y}})
-			if err != nil {
-				return err
-			}
-			l.LineStyle.Color = colourThreshold
-			l.LineStyle.Width = vg.Points(1)
-			l.LineStyle.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-			p.Add(l)
-			legendThreshold = l
-			lo, hi = min(lo, y), max(hi, y)
-		}
-		for _, set := range []struct {
-			xys    plotter.XYs
-			used   bool
-			legend **plotter.Scatter
-		}{{c.used, true, &legendUsed}, {c.unused, false, &legendUnused}} {
-			if len(set.xys) == 0 {
-				continue
-			}
-			s, err := plotter.NewScatter(set.xys)
-			if err != nil {
-				return err
-			}
-			s.GlyphStyle.Radius = vg.Points(2.5)
-			if set.used {
-				s.GlyphStyle.Shape = draw.CircleGlyph{}
-				s.GlyphStyle.Color = colourPoint
-			} else {
-				s.GlyphStyle.Shape = draw.RingGlyph{}
-				s.GlyphStyle.Color = colourUnused
-			}
-			p.Add(s)
-			*set.legend = s
-			for _, pt := range set.xys {
-				lo, hi = min(lo, pt.Y), max(hi, pt.Y)
-			}
-		}
+	lo, hi, legends, err := addColumns(p, cols)
+	if err != nil {
+		return err
 	}
 	// Room at the top for the legend.
 	pad := max((hi-lo)*0.08, 0.002)
 	p.Y.Min, p.Y.Max = lo-pad, hi+3*pad
-	if legendUsed != nil {
-		p.Legend.Add("pair used", legendUsed)
+	if legends.used != nil {
+		p.Legend.Add("pair used", legends.used)
 	}
-	if legendUnused != nil {
-		p.Legend.Add("pair not used", legendUnused)
+	if legends.unused != nil {
+		p.Legend.Add("pair not used", legends.unused)
 	}
-	if legendThreshold != nil {
-		p.Legend.Add("threshold", legendThreshold)
+	if legends.threshold != nil {
+		p.Legend.Add("threshold", legends.threshold)
 	}
 	p.Legend.Top = true
 
@@ -207,4 +137,96 @@ func (changeTicks) Ticks(lo, hi float64) []plot.Tick {
 		ticks = append(ticks, plot.Tick{Value: 1 + v/100, Label: label})
 	}
 	return ticks
+}
+
+// plotColumns returns one column per deciding metric of each workload, with
+// its pairs' ratios spread left to right in pair order, so that a pattern
+// over time shows.
+func (e *Experiment) plotColumns() []column {
+	var cols []column
+	for _, wr := range e.Report.Workloads {
+		for j, m := range wr.Metrics {
+			if !m.Decides {
+				continue
+			}
+			c := column{label: wr.Workload + "\n" + m.Metric.Name, threshold: m.Threshold}
+			x := float64(len(cols))
+			n := len(wr.Pairs)
+			for k, p := range wr.Pairs {
+				cell := p.Cells[j]
+				if !cell.Present || cell.Ratio <= 0 {
+					continue
+				}
+				// Pairs spread left to right in pair order, so that a
+				// pattern over time shows.
+				off := 0.0
+				if n > 1 {
+					off = -0.25 + 0.5*float64(k)/float64(n-1)
+				}
+				pt := plotter.XY{X: x + off, Y: cell.Ratio}
+				if cell.Used {
+					c.used = append(c.used, pt)
+				} else {
+					c.unused = append(c.unused, pt)
+				}
+			}
+			cols = append(cols, c)
+		}
+	}
+	return cols
+}
+
+// plotLegends are the plotters the legend names.
+type plotLegends struct {
+	used, unused *plotter.Scatter
+	threshold    *plotter.Line
+}
+
+// addColumns draws each column's thresholds and pairs, and returns the
+// range of the values drawn and the plotters for the legend.
+func addColumns(p *plot.Plot, cols []column) (lo, hi float64, lg plotLegends, err error) {
+	lo, hi = 1.0, 1.0
+	for i, c := range cols {
+		x := float64(i)
+		// The thresholds on either side of no change.
+		for _, y := range []float64{1 + c.threshold, 1 - c.threshold} {
+			l, err := plotter.NewLine(plotter.XYs{{X: x - 0.4, Y: y}, {X: x + 0.4, Y: y}})
+			if err != nil {
+				return 0, 0, lg, err
+			}
+			l.LineStyle.Color = colourThreshold
+			l.LineStyle.Width = vg.Points(1)
+			l.LineStyle.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+			p.Add(l)
+			lg.threshold = l
+			lo, hi = min(lo, y), max(hi, y)
+		}
+		for _, set := range []struct {
+			xys    plotter.XYs
+			used   bool
+			legend **plotter.Scatter
+		}{{c.used, true, &lg.used}, {c.unused, false, &lg.unused}} {
+			if len(set.xys) == 0 {
+				continue
+			}
+			s, err := plotter.NewScatter(set.xys)
+			if err != nil {
+				return 0, 0, lg, err
+			}
+			s.GlyphStyle.Radius = vg.Points(2.5)
+			if set.used {
+				s.GlyphStyle.Shape = draw.CircleGlyph{}
+				s.GlyphStyle.Color = colourPoint
+			} else {
+				s.GlyphStyle.Shape = draw.RingGlyph{}
+				s.GlyphStyle.Color = colourUnused
+			}
+			p.Add(s)
+			*set.legend = s
+			for _, pt := range set.xys {
+				lo, hi = min(lo, pt.Y), max(hi, pt.Y)
+			}
+		}
+	}
+	return lo, hi, lg, nil
 }

@@ -79,7 +79,36 @@ func (e *Experiment) writeMachine(b *strings.Builder) {
 	b.WriteString("\n")
 
 	c := m.Controls
-	t = newTable("control", "setting")
+	t = controlsTable(m)
+	t.write(b)
+	b.WriteString("\n")
+	if len(c.Notes) > 0 {
+		for _, n := range c.Notes {
+			fmt.Fprintf(b, "- %s\n", n)
+		}
+		b.WriteString("\n")
+	}
+}
+
+// sameMachine reports whether two machines are the same.
+func sameMachine(a, b perfcount.Machine) bool {
+	return a.Kernel == b.Kernel && a.CPUModel == b.CPUModel && a.NumCPU == b.NumCPU &&
+		slices.Equal(a.PMUs, b.PMUs) && a.Paranoid == b.Paranoid && a.GOARCH == b.GOARCH && a.GOOS == b.GOOS
+}
+
+// codeOr writes s as code, or "?" when it is empty.
+func codeOr(s string) string {
+	if s == "" {
+		return "?"
+	}
+	return code(s)
+}
+
+// controlsTable returns the table of the controls held alike for both
+// sides.
+func controlsTable(m expdir.Meta) *table {
+	c := m.Controls
+	t := newTable("control", "setting")
 	aslr := "on"
 	if c.ASLROff {
 		aslr = "off, " + codeOr(strings.Join(c.Setarch, " "))
@@ -118,26 +147,5 @@ func (e *Experiment) writeMachine(b *strings.Builder) {
 		}
 		t.row("harness", h)
 	}
-	t.write(b)
-	b.WriteString("\n")
-	if len(c.Notes) > 0 {
-		for _, n := range c.Notes {
-			fmt.Fprintf(b, "- %s\n", n)
-		}
-		b.WriteString("\n")
-	}
-}
-
-// sameMachine reports whether two machines are the same.
-func sameMachine(a, b perfcount.Machine) bool {
-	return a.Kernel == b.Kernel && a.CPUModel == b.CPUModel && a.NumCPU == b.NumCPU &&
-		slices.Equal(a.PMUs, b.PMUs) && a.Paranoid == b.Paranoid && a.GOARCH == b.GOARCH && a.GOOS == b.GOOS
-}
-
-// codeOr writes s as code, or "?" when it is empty.
-func codeOr(s string) string {
-	if s == "" {
-		return "?"
-	}
-	return code(s)
+	return t
 }
