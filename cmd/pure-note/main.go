@@ -3,7 +3,7 @@
 // profiles/ in; note.md, ratios.png and bench.txt (the runs in the Go
 // benchmark format, for benchstat) out, byte for byte the same each time.
 //
-//	pure-note exp=NNN-slug        (the experiment under ./experiments)
+//	pure-note exp=NNN-slug        (the experiment under ./experiments or ./experiments/probes)
 //	pure-note DIR                 (any experiment directory)
 package main
 
@@ -38,6 +38,12 @@ func run(_ context.Context, args []string, stdout, _ io.Writer) error {
 			return fmt.Errorf("exp=%q: name an experiment directory under experiments/, e.g. exp=002-pairs-abc-def", name)
 		}
 		dir = filepath.Join("experiments", name)
+		if _, err := os.Stat(dir); err != nil {
+			// Probes have their own series, experiments/probes/.
+			if _, perr := os.Stat(filepath.Join("experiments", "probes", name)); perr == nil {
+				dir = filepath.Join("experiments", "probes", name)
+			}
+		}
 	}
 	exp, err := note.Render(dir)
 	if err != nil {

@@ -10,4 +10,4 @@ go build -o "$here/.pure-count" ./cmd/pure-count
 trap 'rm -f "$here/.pure-count"' EXIT
 workloads=$("$here/.pure-count" list | cut -d' ' -f1)
 "$here/.pure-count" run --backend callgrind -r "$r" --json $workloads > "$here/runs.jsonl"
-go run "$here/note.go" "$here"
+go run ./cmd/pure-expnote "$here"

@@ -37,4 +37,4 @@ store-put 8000
 store-range-100 15000
 store-tx100-commit 200
 LIST
-go run ./$dir/note "$dir"
+go run ./cmd/pure-expnote "$dir"

@@ -48,7 +48,7 @@ func Settled(floors []float64) bool {
 // the standard error of its couples' paired times (see Couples) is at most
 // 0.8 %. Each round is a fresh process per side, each from a fresh copy of
 // its binaries, and rounds differ by more than regions do: in A/A probes on
-// a 2-core VM (experiments 903-probe-rounds-a and 904-probe-rounds-b), the
+// a 2-core VM (experiments/probes/903-probe-rounds-a and 904-probe-rounds-b), the
 // rounds' own paired times spread by 1.5-3 % (standard deviation) for
 // itoa-fmt-10k and itoa-strconv-10k, with now and then a round 10-18 %
 // off, and 1-1.6 % for sort-ints-10k; four rounds left a pair's paired time

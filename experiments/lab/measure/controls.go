@@ -131,7 +131,7 @@ func (c *Controls) Program(tool string) string { return filepath.Join(c.RunDir, 
 //
 // A fresh copy per process, because where a binary's pages sit in the page
 // cache can make the same bytes run several percent faster from one file than
-// from another (experiments 900-probe-a and -b: 6 % on itoa-fmt-10k between
+// from another (experiments/probes/900-probe-a and -b: 6 % on itoa-fmt-10k between
 // byte-identical builds of two commits, following the file). Copying for
 // every process makes that placement vary from process to process on both
 // sides alike, instead of favouring one side for a whole experiment.

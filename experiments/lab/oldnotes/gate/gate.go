@@ -1,7 +1,6 @@
-// Command note writes experiment 018's note.md from its runs.jsonl.
-//
-// Usage: go run ./experiments/018-gate/note experiments/018-gate
-package main
+// Package gate writes the note of experiment 018-gate from its
+// runs.jsonl: `go run ./cmd/pure-expnote experiments/018-gate`.
+package gate
 
 import (
 	"bufio"
@@ -13,6 +12,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"workbench/experiments/lab/judge"
 )
 
 // pair is one simulated A/A pair: both sides ran the same binary; each
@@ -33,18 +34,8 @@ type key struct{ batch, workload, design string }
 // threshold is the default time criterion of the pairs runner.
 const threshold = 3.0 // percent
 
-func main() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: note EXPERIMENT-DIR")
-		os.Exit(2)
-	}
-	if err := run(os.Args[1]); err != nil {
-		fmt.Fprintln(os.Stderr, "note:", err)
-		os.Exit(1)
-	}
-}
-
-func run(dir string) error {
+// Write writes dir/note.md from dir/runs.jsonl.
+func Write(dir string) error {
 	f, err := os.Open(filepath.Join(dir, "runs.jsonl"))
 	if err != nil {
 		return err
@@ -139,7 +130,7 @@ func writeEstimators(b *bytes.Buffer, order []key, groups map[key][]pair) {
 				sum += x
 			}
 			ests["fastest"] = append(ests["fastest"], 100*(floor(p.B)/floor(p.A)-1))
-			ests["paired median"] = append(ests["paired median"], 100*(math.Exp(medianSorted(logs))-1))
+			ests["paired median"] = append(ests["paired median"], 100*(math.Exp(judge.Median(logs))-1))
 			ests["paired IQ mean"] = append(ests["paired IQ mean"], 100*(math.Exp(sum/float64(len(mid)))-1))
 		}
 		for _, n := range names {
@@ -154,15 +145,6 @@ func writeEstimators(b *bytes.Buffer, order []key, groups map[key][]pair) {
 			fmt.Fprintf(b, "| %s | %s | %s | %.2f %% | %.1f %% | %d of %d |\n", workload, design, n, sd(xs), largest, within, len(xs))
 		}
 	}
-}
-
-// medianSorted is the median of sorted xs.
-func medianSorted(xs []float64) float64 {
-	n := len(xs)
-	if n%2 == 1 {
-		return xs[n/2]
-	}
-	return (xs[n/2-1] + xs[n/2]) / 2
 }
 
 // floor is the fastest region of all of a side's processes.
@@ -203,7 +185,7 @@ func sd(xs []float64) float64 {
 
 const header = `# Experiment 018: regions taking turns between the sides, and regions rerun on one preparation
 
-Generated from runs.jsonl by ` + "`go run ./experiments/018-gate/note experiments/018-gate`" + `;
+Generated from runs.jsonl by ` + "`go run ./cmd/pure-expnote experiments/018-gate`" + `;
 edits are lost when it runs again. How the runs were made: README.md.
 
 Question: on this loaded 2-core VM, the store workloads' time verdicts in A/A experiments

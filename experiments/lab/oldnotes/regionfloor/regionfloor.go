@@ -1,7 +1,6 @@
-// Command note writes experiment 012's note.md from its runs.jsonl.
-//
-// Usage: go run ./experiments/012-region-floor/note experiments/012-region-floor
-package main
+// Package regionfloor writes the note of experiment 012-region-floor from its
+// runs.jsonl: `go run ./cmd/pure-expnote experiments/012-region-floor`.
+package regionfloor
 
 import (
 	"bufio"
@@ -29,17 +28,6 @@ const (
 	settleProcesses = 2
 	threshold       = 0.03
 )
-
-func main() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: note EXPERIMENT-DIR")
-		os.Exit(2)
-	}
-	if err := run(os.Args[1]); err != nil {
-		fmt.Fprintln(os.Stderr, "note:", err)
-		os.Exit(1)
-	}
-}
 
 // procs maps a workload to its processes in order, each its regions' wall
 // time per op in nanoseconds.
@@ -74,14 +62,15 @@ func read(path string) (procs, []string, error) {
 	return p, order, sc.Err()
 }
 
-func run(dir string) error {
+// Write writes dir/note.md from dir/runs.jsonl.
+func Write(dir string) error {
 	p, order, err := read(filepath.Join(dir, "runs.jsonl"))
 	if err != nil {
 		return err
 	}
 	var b bytes.Buffer
 	b.WriteString("# Experiment 012: the floor of many short regions\n\n")
-	b.WriteString("Generated from runs.jsonl by `go run ./experiments/012-region-floor/note experiments/012-region-floor`;\n")
+	b.WriteString("Generated from runs.jsonl by `go run ./cmd/pure-expnote experiments/012-region-floor`;\n")
 	b.WriteString("`experiments/012-region-floor/run.sh` measures afresh and regenerates it. Every figure is wall time\n")
 	b.WriteString("per operation of a region (perf backend, time, not instructions), pinned to one CPU, ASLR off.\n\n")
 
