@@ -1,6 +1,6 @@
 // Command pure-kvbench measures Pure's tree store against bbolt and pebble
 // on one disk, in one process, in rounds that rotate the contenders'
-// order (package workbench/pure/baseline/kvbench), and writes one JSON
+// order (package workbench/experiments/lab/kvbench), and writes one JSON
 // line per measurement; its note subcommand turns those lines into a
 // Markdown note.
 //

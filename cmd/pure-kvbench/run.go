@@ -15,8 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"workbench/experiments/lab/kvbench"
 	"workbench/perfcount"
-	"workbench/pure/baseline/kvbench"
 )
 
 // experimentName is the default -experiment: the directory run.sh lives in.
@@ -51,7 +51,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if len(args) != 2 {
 			return errors.New("usage: pure-kvbench note DIR (reads DIR/runs.jsonl, writes DIR/note.md)")
 		}
-		return writeNote(args[1])
+		return kvbench.WriteNote(args[1])
 	}
 	cfg, err := parseFlags(args, stderr)
 	if err != nil {
@@ -297,7 +297,7 @@ func writeLine(w io.Writer, rec kvbench.Record) error {
 
 // humanLine summarises a record for the terminal.
 func humanLine(r kvbench.Record) string {
-	s := fmt.Sprintf("  %-13s %-18s %12s ops/s", r.Contender, r.Workload, fmtInt(r.OpsPerS))
+	s := fmt.Sprintf("  %-13s %-18s %12s ops/s", r.Contender, r.Workload, kvbench.FormatInt(r.OpsPerS))
 	if r.P50S != nil {
 		s += fmt.Sprintf("  p50 %-9s p99 %-9s", fmtDur(secs(*r.P50S)), fmtDur(secs(*r.P99S)))
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"workbench/experiments/lab/expdir"
+	"workbench/experiments/lab/mdtable"
 )
 
 // writeFailures writes every failed run with its exit status and the end
@@ -72,12 +73,12 @@ func (e *Experiment) writeMoves(b *strings.Builder) {
 			d := mv.Diff
 			fmt.Fprintf(b, "Flat %s of whole runs by function, from the callgrind-derived profiles %s and %s: the %d functions with the largest change, of %d that changed. Delta %% is of the before total.\n\n",
 				code(d.SampleType), code(mv.Before), code(mv.After), len(d.Top), d.Changed)
-			t := newTable("function", ">before", ">after", ">delta", ">delta %")
+			t := mdtable.New("function", ">before", ">after", ">delta", ">delta %")
 			for _, f := range d.Top {
-				t.row(code(f.Function), groupInt(f.Before), groupInt(f.After), formatDelta(f.Delta), deltaPct(f.Delta, d.BeforeTotal))
+				t.Row(code(f.Function), groupInt(f.Before), groupInt(f.After), formatDelta(f.Delta), deltaPct(f.Delta, d.BeforeTotal))
 			}
-			t.row("all functions", groupInt(d.BeforeTotal), groupInt(d.AfterTotal), formatDelta(d.AfterTotal-d.BeforeTotal), deltaPct(d.AfterTotal-d.BeforeTotal, d.BeforeTotal))
-			t.write(b)
+			t.Row("all functions", groupInt(d.BeforeTotal), groupInt(d.AfterTotal), formatDelta(d.AfterTotal-d.BeforeTotal), deltaPct(d.AfterTotal-d.BeforeTotal, d.BeforeTotal))
+			t.Write(b)
 			b.WriteString("\nTo look further:\n\n")
 			codeBlock(b, "sh", fmt.Sprintf("go tool pprof -diff_base %s -top %s", mv.Before, mv.After))
 		}

@@ -59,22 +59,6 @@ func TestFormat(t *testing.T) {
 	}
 }
 
-func TestTable(t *testing.T) {
-	tb := newTable("name", ">value")
-	tb.row("a|b", "−1.00 %")
-	tb.row("µs\nline")
-	var b strings.Builder
-	tb.write(&b)
-	want := "" +
-		"| name    |   value |\n" +
-		"|:--------|--------:|\n" +
-		"| a\\|b    | −1.00 % |\n" +
-		"| µs line |         |\n"
-	if b.String() != want {
-		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
-	}
-}
-
 func TestCodeBlock_Fence(t *testing.T) {
 	var b strings.Builder
 	codeBlock(&b, "text", "a\n```\nb\n")

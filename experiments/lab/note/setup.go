@@ -7,6 +7,7 @@ import (
 
 	"workbench/experiments/lab/expdir"
 	"workbench/experiments/lab/judge"
+	"workbench/experiments/lab/mdtable"
 	"workbench/perfcount"
 )
 
@@ -34,7 +35,7 @@ func (e *Experiment) writeMachine(b *strings.Builder) {
 			head = append(head, fmt.Sprintf("machine %d (%d runs)", i+1, counts[i]))
 		}
 	}
-	t := newTable(head...)
+	t := mdtable.New(head...)
 	facts := []struct {
 		name string
 		get  func(perfcount.Machine) string
@@ -62,25 +63,25 @@ func (e *Experiment) writeMachine(b *strings.Builder) {
 		for _, m := range machines {
 			r = append(r, f.get(m))
 		}
-		t.row(r...)
+		t.Row(r...)
 	}
-	t.write(b)
+	t.Write(b)
 	b.WriteString("\n")
 
 	m := e.Meta
-	t = newTable("side", "revision", "commit", "Go")
+	t = mdtable.New("side", "revision", "commit", "Go")
 	for _, s := range []struct {
 		name string
 		b    expdir.Build
 	}{{judge.SideBefore, m.Before}, {judge.SideAfter, m.After}} {
-		t.row(s.name, codeOr(s.b.Revision), codeOr(s.b.Commit), orUnknown(s.b.GoVersion))
+		t.Row(s.name, codeOr(s.b.Revision), codeOr(s.b.Commit), orUnknown(s.b.GoVersion))
 	}
-	t.write(b)
+	t.Write(b)
 	b.WriteString("\n")
 
 	c := m.Controls
 	t = controlsTable(m)
-	t.write(b)
+	t.Write(b)
 	b.WriteString("\n")
 	if len(c.Notes) > 0 {
 		for _, n := range c.Notes {
@@ -106,9 +107,9 @@ func codeOr(s string) string {
 
 // controlsTable returns the table of the controls held alike for both
 // sides.
-func controlsTable(m expdir.Meta) *table {
+func controlsTable(m expdir.Meta) *mdtable.Table {
 	c := m.Controls
-	t := newTable("control", "setting")
+	t := mdtable.New("control", "setting")
 	aslr := "on"
 	if c.ASLROff {
 		aslr = "off, " + codeOr(strings.Join(c.Setarch, " "))
@@ -116,7 +117,7 @@ func controlsTable(m expdir.Meta) *table {
 	if c.RandomizeVASpace != nil {
 		aslr += fmt.Sprintf(" (system randomize_va_space %d)", *c.RandomizeVASpace)
 	}
-	t.row("address-space randomisation", aslr)
+	t.Row("address-space randomisation", aslr)
 	cpu := "not pinned"
 	if c.CPU != "" {
 		cpu = "CPU " + c.CPU
@@ -124,28 +125,28 @@ func controlsTable(m expdir.Meta) *table {
 			cpu += ", " + code(strings.Join(c.Taskset, " "))
 		}
 	}
-	t.row("CPU pinning", cpu)
+	t.Row("CPU pinning", cpu)
 	switch c.Alternation {
 	case "regions":
-		t.row("native (perf) turns", "region by region: a process per side, their regions taking turns A B B A, one running at a time")
+		t.Row("native (perf) turns", "region by region: a process per side, their regions taking turns A B B A, one running at a time")
 	case "processes":
-		t.row("native (perf) turns", "process by process, A B B A")
+		t.Row("native (perf) turns", "process by process, A B B A")
 	}
 	if c.RunDir != "" {
-		t.row("working directory", code(c.RunDir)+", the same for both sides")
+		t.Row("working directory", code(c.RunDir)+", the same for both sides")
 	}
 	if len(c.Env) > 0 || c.EnvBytes > 0 {
-		t.row("environment", fmt.Sprintf("%s, %s bytes, the same for both sides", plural(len(c.Env), "variable"), groupInt(int64(c.EnvBytes))))
+		t.Row("environment", fmt.Sprintf("%s, %s bytes, the same for both sides", plural(len(c.Env), "variable"), groupInt(int64(c.EnvBytes))))
 	}
 	if m.Timeout > 0 {
-		t.row("timeout per run", m.Timeout.String())
+		t.Row("timeout per run", m.Timeout.String())
 	}
 	if m.Harness.Commit != "" {
 		h := "commit " + code(shortHash(m.Harness.Commit))
 		if m.Harness.Dirty {
 			h += ", with uncommitted changes"
 		}
-		t.row("harness", h)
+		t.Row("harness", h)
 	}
 	return t
 }

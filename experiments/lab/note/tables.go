@@ -7,6 +7,7 @@ import (
 
 	"workbench/experiments/lab/expdir"
 	"workbench/experiments/lab/judge"
+	"workbench/experiments/lab/mdtable"
 	"workbench/perfcount"
 )
 
@@ -29,7 +30,7 @@ func (e *Experiment) writePairs(b *strings.Builder) {
 			head = append(head, ">processes")
 		}
 		head = append(head, "status", "note")
-		t := newTable(head...)
+		t := mdtable.New(head...)
 		for _, p := range w.Pairs {
 			r := []string{fmt.Sprint(p.Pair), orUnknown(p.First)}
 			for _, j := range cols {
@@ -50,9 +51,9 @@ func (e *Experiment) writePairs(b *strings.Builder) {
 					e.NativeProcesses[CellRef{w.Workload, p.Pair, judge.SideAfter}]))
 			}
 			r = append(r, string(p.Status), p.Note)
-			t.row(r...)
+			t.Row(r...)
 		}
-		t.write(b)
+		t.Write(b)
 		b.WriteString("\n")
 		if procs {
 			b.WriteString("Processes: the fresh native processes before / after ran in that pair; more than the suite's `repeat` when a side's fastest region had not settled.\n\n")
@@ -79,7 +80,7 @@ func (e *Experiment) writeMedians(b *strings.Builder) {
 	fmt.Fprintf(b, "Before and after are each side's median over the pairs used. The change is the median of the per-pair changes, with its %s confidence interval in brackets (another level when there were too few pairs to reach it); p is the two-sided Wilcoxon signed-rank test of the per-pair log ratios. Counts are per operation.\n\n", conf)
 	for _, w := range e.Report.Workloads {
 		fmt.Fprintf(b, "### %s\n\n", w.Workload)
-		t := newTable("metric", "role", "source", "pairs", ">before", ">after", ">change [CI]", ">p", ">noise", ">threshold", "verdict")
+		t := mdtable.New("metric", "role", "source", "pairs", ">before", ">after", ">change [CI]", ">p", ">noise", ">threshold", "verdict")
 		for _, m := range w.Metrics {
 			role := "reported"
 			if m.Decides {
@@ -96,7 +97,7 @@ func (e *Experiment) writeMedians(b *strings.Builder) {
 				if m.Threshold > 0 {
 					thr = formatLimit(m.Threshold)
 				}
-				t.row(m.Metric.Name, role, src, "none", "—", "—", "—", "—", "—", thr, string(m.Verdict))
+				t.Row(m.Metric.Name, role, src, "none", "—", "—", "—", "—", "—", thr, string(m.Verdict))
 				continue
 			}
 			p := "—"
@@ -107,11 +108,11 @@ func (e *Experiment) writeMedians(b *strings.Builder) {
 			if m.Threshold > m.Criterion {
 				thr += " (noise)"
 			}
-			t.row(m.Metric.Name, role, src, judge.FormatPairs(m.Pairs),
+			t.Row(m.Metric.Name, role, src, judge.FormatPairs(m.Pairs),
 				formatValue(m.Metric, m.Before.Center), formatValue(m.Metric, m.After.Center),
 				changeCI(m.Ratio, e.Report.Options.Confidence), p, formatSpread(m.Noise.Spread), thr, string(m.Verdict))
 		}
-		t.write(b)
+		t.Write(b)
 		b.WriteString("\n")
 	}
 }
@@ -135,7 +136,7 @@ func changeCI(r judge.Summary, conf float64) string {
 // compared: each gets its own row, without a change.
 func (e *Experiment) writeInstructions(b *strings.Builder) {
 	b.WriteString("## Instruction counts\n\n")
-	t := newTable("workload", "event", "source", "pairs", ">before per op", ">after per op", ">change", "verdict")
+	t := mdtable.New("workload", "event", "source", "pairs", ">before per op", ">after per op", ">change", "verdict")
 	n := 0
 	for _, w := range e.Report.Workloads {
 		for _, m := range w.Metrics {
@@ -145,15 +146,15 @@ func (e *Experiment) writeInstructions(b *strings.Builder) {
 			n++
 			if m.Source != "" {
 				if len(m.Pairs) == 0 {
-					t.row(w.Workload, m.Metric.Name, string(m.Source), "none", "—", "—", "—", string(m.Verdict))
+					t.Row(w.Workload, m.Metric.Name, string(m.Source), "none", "—", "—", "—", string(m.Verdict))
 					continue
 				}
-				t.row(w.Workload, m.Metric.Name, string(m.Source), judge.FormatPairs(m.Pairs),
+				t.Row(w.Workload, m.Metric.Name, string(m.Source), judge.FormatPairs(m.Pairs),
 					formatCount(m.Before.Center), formatCount(m.After.Center), formatChange(m.Ratio.Center), string(m.Verdict))
 				continue
 			}
 			for _, s := range bySource(e.Runs, w.Workload, m.Metric.Name) {
-				t.row(w.Workload, m.Metric.Name, string(s.source), fmt.Sprintf("%d runs", s.runs),
+				t.Row(w.Workload, m.Metric.Name, string(s.source), fmt.Sprintf("%d runs", s.runs),
 					formatMedian(s.before), formatMedian(s.after), "not compared", "unknown: sources mixed")
 			}
 		}
@@ -163,7 +164,7 @@ func (e *Experiment) writeInstructions(b *strings.Builder) {
 		return
 	}
 	b.WriteString("Medians per operation over the pairs used. Perf counts and callgrind counts are different measurements: a workload whose runs mix them has one row per source and no comparison.\n\n")
-	t.write(b)
+	t.Write(b)
 	b.WriteString("\n")
 }
 

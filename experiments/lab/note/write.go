@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"workbench/experiments/lab/expdir"
+	"workbench/experiments/lab/mdtable"
 )
 
 // Write writes the note of e to w, in Markdown. It does no other I/O, and
@@ -131,7 +132,7 @@ func (e *Experiment) writeVerdict(b *strings.Builder) {
 // writeNoiseFloor writes the A/A noise of each deciding metric.
 func (e *Experiment) writeNoiseFloor(b *strings.Builder) {
 	fmt.Fprintf(b, "A/A noise floor, from %s (the same build on both sides). A count's threshold is the larger of its criterion and its noise, the larger of the A/A spread and this experiment's within-side spread:\n\n", expdir.CalibrationFile)
-	t := newTable("workload", "metric", ">A/A pairs", ">A/A spread", ">within-side spread", ">criterion", ">threshold")
+	t := mdtable.New("workload", "metric", ">A/A pairs", ">A/A spread", ">within-side spread", ">criterion", ">threshold")
 	for _, w := range e.Report.Workloads {
 		for _, m := range w.Metrics {
 			if !m.Decides {
@@ -141,11 +142,11 @@ func (e *Experiment) writeNoiseFloor(b *strings.Builder) {
 			if m.Noise.CalibrationPairs > 0 {
 				aa = formatSpread(m.Noise.Calibration)
 			}
-			t.row(w.Workload, m.Metric.Name, fmt.Sprint(m.Noise.CalibrationPairs), aa,
+			t.Row(w.Workload, m.Metric.Name, fmt.Sprint(m.Noise.CalibrationPairs), aa,
 				formatSpread(m.Noise.WithinSide), formatLimit(m.Criterion), formatLimit(m.Threshold))
 		}
 	}
-	t.write(b)
+	t.Write(b)
 	b.WriteString("\n")
 }
 

@@ -1,4 +1,4 @@
-package main
+package kvbench
 
 import (
 	"cmp"
@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"workbench/experiments/lab/judge"
-	"workbench/pure/baseline/kvbench"
+	"workbench/experiments/lab/mdtable"
 )
 
 // findingsFile is the hand-written analysis a note quotes, when present:
@@ -20,15 +20,15 @@ import (
 // JSON lines do not hold.
 const findingsFile = "findings.md"
 
-// writeNote reads dir/runs.jsonl (and dir/findings.md, if there is one) and
+// WriteNote reads dir/runs.jsonl (and dir/findings.md, if there is one) and
 // writes dir/note.md.
-func writeNote(dir string) error {
+func WriteNote(dir string) error {
 	f, err := os.Open(filepath.Join(dir, "runs.jsonl"))
 	if err != nil {
 		return fmt.Errorf("note: %w (run run.sh first)", err)
 	}
 	defer f.Close()
-	recs, err := kvbench.ReadRecords(f)
+	recs, err := ReadRecords(f)
 	if err != nil {
 		return fmt.Errorf("note: %s: %w", f.Name(), err)
 	}
@@ -54,11 +54,11 @@ type target struct {
 }
 
 var targets = []target{
-	{"1 writer: at least 90 % of the raw append+fdatasync rate", kvbench.WorkloadCommit(1), kvbench.NameRaw, 0.9},
-	{"1 writer: at least pebble", kvbench.WorkloadCommit(1), kvbench.NamePebble, 1},
-	{"64 writers: at least pebble", kvbench.WorkloadCommit(64), kvbench.NamePebble, 1},
-	{"64 writers: at least 10 × bbolt Batch", kvbench.WorkloadCommit(64), kvbench.NameBboltBatch, 10},
-	{"point reads: at least bbolt", kvbench.WorkloadPointGet, kvbench.NameBbolt, 1},
+	{"1 writer: at least 90 % of the raw append+fdatasync rate", WorkloadCommit(1), NameRaw, 0.9},
+	{"1 writer: at least pebble", WorkloadCommit(1), NamePebble, 1},
+	{"64 writers: at least pebble", WorkloadCommit(64), NamePebble, 1},
+	{"64 writers: at least 10 × bbolt Batch", WorkloadCommit(64), NameBboltBatch, 10},
+	{"point reads: at least bbolt", WorkloadPointGet, NameBbolt, 1},
 }
 
 // zeroAllocs is the most allocations per point read (of the whole process,
@@ -68,19 +68,19 @@ const zeroAllocs = 0.001
 
 // runs indexes records by workload, contender and round.
 type runs struct {
-	recs   []kvbench.Record
+	recs   []Record
 	rounds []int
-	cells  map[string]map[string]map[int]kvbench.Record
+	cells  map[string]map[string]map[int]Record
 }
 
-func index(recs []kvbench.Record) *runs {
-	rs := &runs{recs: recs, cells: map[string]map[string]map[int]kvbench.Record{}}
+func index(recs []Record) *runs {
+	rs := &runs{recs: recs, cells: map[string]map[string]map[int]Record{}}
 	for _, r := range recs {
 		if rs.cells[r.Workload] == nil {
-			rs.cells[r.Workload] = map[string]map[int]kvbench.Record{}
+			rs.cells[r.Workload] = map[string]map[int]Record{}
 		}
 		if rs.cells[r.Workload][r.Contender] == nil {
-			rs.cells[r.Workload][r.Contender] = map[int]kvbench.Record{}
+			rs.cells[r.Workload][r.Contender] = map[int]Record{}
 		}
 		rs.cells[r.Workload][r.Contender][r.Round] = r
 		if !slices.Contains(rs.rounds, r.Round) {
@@ -99,13 +99,13 @@ func (rs *runs) workloads() []string {
 		ws = append(ws, w)
 	}
 	rank := func(w string) (int, int) {
-		if n, ok := kvbench.ParseWorkloadCommit(w); ok {
+		if n, ok := ParseWorkloadCommit(w); ok {
 			return 0, n
 		}
 		switch w {
-		case kvbench.WorkloadPointGet:
+		case WorkloadPointGet:
 			return 1, 0
-		case kvbench.WorkloadRange100:
+		case WorkloadRange100:
 			return 2, 0
 		}
 		return 3, 0
@@ -122,7 +122,7 @@ func (rs *runs) workloads() []string {
 // unknown names last by name.
 func (rs *runs) contenders(workload string) []string {
 	order := map[string]int{}
-	for i, c := range kvbench.All() {
+	for i, c := range All() {
 		order[c.Name] = i
 	}
 	var cs []string
@@ -145,7 +145,7 @@ func (rs *runs) contenders(workload string) []string {
 
 // perRound returns f of the contender's record in each round, NaN where
 // it did not run.
-func (rs *runs) perRound(workload, contender string, f func(kvbench.Record) float64) []float64 {
+func (rs *runs) perRound(workload, contender string, f func(Record) float64) []float64 {
 	out := make([]float64, len(rs.rounds))
 	for i, round := range rs.rounds {
 		r, ok := rs.cells[workload][contender][round]
@@ -173,10 +173,10 @@ func (rs *runs) ratios(workload, a, b string) []float64 {
 	return out
 }
 
-func opsPerS(r kvbench.Record) float64 { return r.OpsPerS }
+func opsPerS(r Record) float64 { return r.OpsPerS }
 
-func renderNote(recs []kvbench.Record) string {
-	slices.SortStableFunc(recs, func(a, b kvbench.Record) int {
+func renderNote(recs []Record) string {
+	slices.SortStableFunc(recs, func(a, b Record) int {
 		return cmp.Or(cmp.Compare(a.Round, b.Round), cmp.Compare(a.Cell, b.Cell))
 	})
 	rs := index(recs)
@@ -213,7 +213,7 @@ func writeSetup(b *strings.Builder, rs *runs) {
 	fmt.Fprintf(b, "%d round(s). Each round probes the device, then runs every cell once, contenders in an order\n", len(rs.rounds))
 	b.WriteString("rotated by one each round, each cell in a fresh store directory.")
 	if keys > 0 {
-		fmt.Fprintf(b, " Reads ran on %s keys loaded outside\nthe measurement.", fmtInt(float64(keys)))
+		fmt.Fprintf(b, " Reads ran on %s keys loaded outside\nthe measurement.", FormatInt(float64(keys)))
 	}
 	b.WriteString("\n\n")
 }
@@ -222,16 +222,17 @@ func writeTargets(b *strings.Builder, rs *runs) {
 	b.WriteString("## Targets\n\n")
 	b.WriteString("Each ratio is pure's rate over the reference's rate in the same round (same disk, same process,\n")
 	b.WriteString("minutes apart); the verdict uses the median of the rounds' ratios.\n\n")
-	b.WriteString("| target | workload | per round | median | needed | verdict |\n|---|---|---|---:|---:|---|\n")
-	for _, t := range targets {
-		rat := rs.ratios(t.workload, kvbench.NamePure, t.ref)
+	t := mdtable.New("target", "workload", "per round", ">median", ">needed", "verdict")
+	for _, tg := range targets {
+		rat := rs.ratios(tg.workload, NamePure, tg.ref)
 		m := judge.Median(rat)
-		fmt.Fprintf(b, "| %s | %s | %s | %s | ≥ %s | %s |\n", t.what, t.workload, fmtList(rat, "%.2f"), fmtF(m, "%.2f"), strconv.FormatFloat(t.need, 'f', 2, 64), verdict(m, m >= t.need))
+		t.Row(tg.what, tg.workload, fmtList(rat, "%.2f"), fmtF(m, "%.2f"), "≥ "+strconv.FormatFloat(tg.need, 'f', 2, 64), verdict(m, m >= tg.need))
 	}
-	allocs := rs.perRound(kvbench.WorkloadPointGet, kvbench.NamePure, func(r kvbench.Record) float64 { return r.AllocsPerOp })
+	allocs := rs.perRound(WorkloadPointGet, NamePure, func(r Record) float64 { return r.AllocsPerOp })
 	m := judge.Median(allocs)
-	fmt.Fprintf(b, "| point reads into a borrowed value: zero allocations (allocations per read) | %s | %s | %s | < %g | %s |\n",
-		kvbench.WorkloadPointGet, fmtSig3List(allocs), sig3(m), zeroAllocs, verdict(m, m < zeroAllocs))
+	t.Row("point reads into a borrowed value: zero allocations (allocations per read)",
+		WorkloadPointGet, fmtSig3List(allocs), sig3(m), fmt.Sprintf("< %g", zeroAllocs), verdict(m, m < zeroAllocs))
+	t.Write(b)
 	b.WriteString("\n")
 }
 
@@ -248,9 +249,9 @@ func verdict(m float64, ok bool) string {
 func writeProbe(b *strings.Builder, rs *runs) {
 	b.WriteString("## Device probe\n\n")
 	b.WriteString("At the start of each round: appends of 4 KiB to a fresh file, each followed by fdatasync.\n\n")
-	b.WriteString("| round | syncs | p50 | p99 | order of the contenders |\n|---:|---:|---:|---:|---|\n")
+	t := mdtable.New(">round", ">syncs", ">p50", ">p99", "order of the contenders")
 	for _, round := range rs.rounds {
-		var first kvbench.Record
+		var first Record
 		var order []string
 		found := false
 		for _, r := range rs.recs {
@@ -262,57 +263,58 @@ func writeProbe(b *strings.Builder, rs *runs) {
 			}
 			order = appendNew(order, r.Contender)
 		}
-		fmt.Fprintf(b, "| %d | %d | %s | %s | %s |\n", round, first.FsyncProbeN, fmtMs(first.FsyncP50S), fmtMs(first.FsyncP99S), strings.Join(order, ", "))
+		t.Row(strconv.Itoa(round), strconv.Itoa(first.FsyncProbeN), fmtMs(first.FsyncP50S), fmtMs(first.FsyncP99S), strings.Join(order, ", "))
 	}
+	t.Write(b)
 	b.WriteString("\n")
 }
 
 func writeWorkload(b *strings.Builder, rs *runs, w string) {
 	cs := rs.contenders(w)
-	if writers, ok := kvbench.ParseWorkloadCommit(w); ok {
+	if writers, ok := ParseWorkloadCommit(w); ok {
 		fmt.Fprintf(b, "## %s\n\n", w)
 		fmt.Fprintf(b, "%d concurrent writer(s), each committing its own new keys, one 16-byte value per transaction.\n", writers)
 		b.WriteString("Medians over the rounds; CPU is the whole process's user+system time per commit.\n\n")
-		b.WriteString("| contender | commits/s | per round | pure ÷ this | p50 | p99 | CPU/commit | syncs/commit |\n")
-		b.WriteString("|---|---:|---|---:|---:|---:|---:|---:|\n")
+		t := mdtable.New("contender", ">commits/s", "per round", ">pure ÷ this", ">p50", ">p99", ">CPU/commit", ">syncs/commit")
 		for _, c := range cs {
 			ops := rs.perRound(w, c, opsPerS)
-			p50 := rs.perRound(w, c, func(r kvbench.Record) float64 { return deref(r.P50S) })
-			p99 := rs.perRound(w, c, func(r kvbench.Record) float64 { return deref(r.P99S) })
-			cpu := rs.perRound(w, c, func(r kvbench.Record) float64 { return r.CPUPerOpS })
-			syncs := rs.perRound(w, c, func(r kvbench.Record) float64 { return deref(r.SyncsPerOp) })
-			fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", c, fmtInt(judge.Median(ops)), fmtIntList(ops),
-				fmtF(judge.Median(rs.ratios(w, kvbench.NamePure, c)), "%.2f"), fmtMs(judge.Median(p50)), fmtMs(judge.Median(p99)),
+			p50 := rs.perRound(w, c, func(r Record) float64 { return deref(r.P50S) })
+			p99 := rs.perRound(w, c, func(r Record) float64 { return deref(r.P99S) })
+			cpu := rs.perRound(w, c, func(r Record) float64 { return r.CPUPerOpS })
+			syncs := rs.perRound(w, c, func(r Record) float64 { return deref(r.SyncsPerOp) })
+			t.Row(c, FormatInt(judge.Median(ops)), fmtIntList(ops),
+				fmtF(judge.Median(rs.ratios(w, NamePure, c)), "%.2f"), fmtMs(judge.Median(p50)), fmtMs(judge.Median(p99)),
 				fmtUs(judge.Median(cpu)), naOr(judge.Median(syncs), "%.3f"))
 		}
+		t.Write(b)
 		b.WriteString("\n")
 		return
 	}
 	fmt.Fprintf(b, "## %s\n\n", w)
 	switch w {
-	case kvbench.WorkloadPointGet:
+	case WorkloadPointGet:
 		b.WriteString("One reader; each get reads the latest committed version afresh and copies the value out.\n")
-	case kvbench.WorkloadRange100:
+	case WorkloadRange100:
 		b.WriteString("One reader; each scan visits 100 consecutive keys and values from a random start.\n")
 	}
 	b.WriteString("Medians over the rounds; CPU and allocations are the whole process's, per operation.\n\n")
-	b.WriteString("| contender | ops/s | per round | pure ÷ this | CPU/op | allocs/op | load |\n")
-	b.WriteString("|---|---:|---|---:|---:|---:|---:|\n")
+	t := mdtable.New("contender", ">ops/s", "per round", ">pure ÷ this", ">CPU/op", ">allocs/op", ">load")
 	for _, c := range cs {
 		ops := rs.perRound(w, c, opsPerS)
-		cpu := rs.perRound(w, c, func(r kvbench.Record) float64 { return r.CPUPerOpS })
-		allocs := rs.perRound(w, c, func(r kvbench.Record) float64 { return r.AllocsPerOp })
-		load := rs.perRound(w, c, func(r kvbench.Record) float64 { return r.LoadS })
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s s |\n", c, fmtInt(judge.Median(ops)), fmtIntList(ops),
-			fmtF(judge.Median(rs.ratios(w, kvbench.NamePure, c)), "%.2f"), fmtUs(judge.Median(cpu)), sig3(judge.Median(allocs)), sig3(judge.Median(load)))
+		cpu := rs.perRound(w, c, func(r Record) float64 { return r.CPUPerOpS })
+		allocs := rs.perRound(w, c, func(r Record) float64 { return r.AllocsPerOp })
+		load := rs.perRound(w, c, func(r Record) float64 { return r.LoadS })
+		t.Row(c, FormatInt(judge.Median(ops)), fmtIntList(ops),
+			fmtF(judge.Median(rs.ratios(w, NamePure, c)), "%.2f"), fmtUs(judge.Median(cpu)), sig3(judge.Median(allocs)), sig3(judge.Median(load))+" s")
 	}
+	t.Write(b)
 	b.WriteString("\n")
 }
 
 func writeMethod(b *strings.Builder, rs *runs) {
 	b.WriteString("## Contenders and method\n\n")
-	for _, c := range kvbench.All() {
-		if slices.ContainsFunc(rs.recs, func(r kvbench.Record) bool { return r.Contender == c.Name }) {
+	for _, c := range All() {
+		if slices.ContainsFunc(rs.recs, func(r Record) bool { return r.Contender == c.Name }) {
 			fmt.Fprintf(b, "- `%s`: %s.\n", c.Name, c.About)
 		}
 	}
@@ -356,7 +358,7 @@ func writeWarnings(b *strings.Builder, rs *runs) {
 		}
 	}
 	for _, t := range targets {
-		if math.IsNaN(judge.Median(rs.ratios(t.workload, kvbench.NamePure, t.ref))) {
+		if math.IsNaN(judge.Median(rs.ratios(t.workload, NamePure, t.ref))) {
 			ws = append(ws, fmt.Sprintf("target %q not measured: no round ran both pure and %s in %s", t.what, t.ref, t.workload))
 		}
 	}
@@ -416,13 +418,13 @@ func fmtSig3List(xs []float64) string {
 func fmtIntList(xs []float64) string {
 	var s []string
 	for _, x := range xs {
-		s = append(s, fmtInt(x))
+		s = append(s, FormatInt(x))
 	}
 	return strings.Join(s, ", ")
 }
 
-// fmtInt rounds v to an integer and groups its digits by thousands.
-func fmtInt(v float64) string {
+// FormatInt rounds v to an integer and groups its digits by thousands.
+func FormatInt(v float64) string {
 	if math.IsNaN(v) {
 		return "—"
 	}
