@@ -12,9 +12,10 @@
 //
 // The subject binaries come from the revisions, built in git worktrees and
 // cached by commit; the harness, the suite and the experiment directory come
-// from the current checkout. See package workbench/experiments/lab/pairs for the
-// suite format and the controls held equal between the sides, and
-// `pure-pairs help` for every flag.
+// from the current checkout. See package workbench/experiments/lab (its
+// stages: suite for the suite format, measure for the controls held equal
+// between the sides, pairs and bisect) and `pure-pairs help` for every flag;
+// the flags the two subcommands share are one definition (build.Options).
 //
 // # Calibration
 //

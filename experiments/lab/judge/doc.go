@@ -3,7 +3,7 @@
 //
 // # Pipeline
 //
-// Judge takes the experiment's runs (record.Run), its criteria and,
+// Judge takes the experiment's runs (expdir.Run), its criteria and,
 // optionally, A/A calibration runs, and for each workload:
 //
 //  1. Pairs the runs: each pair has one before and one after run, run in

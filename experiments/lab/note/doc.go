@@ -3,7 +3,7 @@
 // evidence, and ratios.png, the per-pair ratios it rests on.
 //
 // `just pairs before=A after=B` leaves an experiment directory with
-// runs.jsonl (one record.Run per line), meta.json (what was compared, how,
+// runs.jsonl (one expdir.Run per line), meta.json (what was compared, how,
 // on which controls, and where the criteria came from) and criteria (in
 // judge.ParseCriteria's format). The note is generated from those files
 // alone, optionally with calibration.jsonl (A/A runs of the same suite)
