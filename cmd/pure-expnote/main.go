@@ -19,6 +19,7 @@ import (
 	"slices"
 	"strings"
 
+	"workbench/experiments/lab/expdir"
 	"workbench/experiments/lab/oldnotes/callgrindnoise"
 	"workbench/experiments/lab/oldnotes/gate"
 	"workbench/experiments/lab/oldnotes/regionfloor"
@@ -74,6 +75,6 @@ func run(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := write(dir); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(dir, "note.md"))
+	fmt.Fprintf(stdout, "wrote %s\n", expdir.Dir(dir).Path(expdir.NoteFile))
 	return nil
 }

@@ -78,7 +78,7 @@ type cell struct {
 
 // writeRounds writes dir/rounds.md.
 func writeRounds(dir string) error {
-	f, err := os.Open(filepath.Join(dir, "runs.jsonl"))
+	f, err := os.Open(expdir.Dir(dir).Path(expdir.RunsFile))
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"workbench/experiments/lab/expdir"
 	"workbench/experiments/lab/judge"
 	"workbench/experiments/lab/mdtable"
 )
@@ -23,7 +24,7 @@ const findingsFile = "findings.md"
 // WriteNote reads dir/runs.jsonl (and dir/findings.md, if there is one) and
 // writes dir/note.md.
 func WriteNote(dir string) error {
-	f, err := os.Open(filepath.Join(dir, "runs.jsonl"))
+	f, err := os.Open(expdir.Dir(dir).Path(expdir.RunsFile))
 	if err != nil {
 		return fmt.Errorf("note: %w (run run.sh first)", err)
 	}
@@ -41,7 +42,7 @@ func WriteNote(dir string) error {
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("note: %w", err)
 	}
-	return os.WriteFile(filepath.Join(dir, "note.md"), []byte(note), 0o644)
+	return expdir.WriteFileAtomic(expdir.Dir(dir).Path(expdir.NoteFile), []byte(note))
 }
 
 // target is one of the store issue's goals: pure's rate in workload is at

@@ -7,9 +7,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
+
+	"workbench/experiments/lab/expdir"
 )
 
 type line struct {
@@ -35,7 +36,7 @@ type line struct {
 
 // Write writes dir/note.md from dir/runs.jsonl.
 func Write(dir string) error {
-	f, err := os.Open(filepath.Join(dir, "runs.jsonl"))
+	f, err := os.Open(expdir.Dir(dir).Path(expdir.RunsFile))
 	if err != nil {
 		return err
 	}
@@ -82,7 +83,7 @@ func Write(dir string) error {
 	if err := sc.Err(); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, "note.md"), []byte(b.String()), 0o644)
+	return expdir.WriteFileAtomic(expdir.Dir(dir).Path(expdir.NoteFile), []byte(b.String()))
 }
 
 func opsOf(runs []line, w string) int {

@@ -9,10 +9,10 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
+	"workbench/experiments/lab/expdir"
 	"workbench/experiments/lab/judge"
 )
 
@@ -36,7 +36,7 @@ const threshold = 3.0 // percent
 
 // Write writes dir/note.md from dir/runs.jsonl.
 func Write(dir string) error {
-	f, err := os.Open(filepath.Join(dir, "runs.jsonl"))
+	f, err := os.Open(expdir.Dir(dir).Path(expdir.RunsFile))
 	if err != nil {
 		return err
 	}
@@ -95,7 +95,7 @@ func Write(dir string) error {
 	}
 	writeEstimators(&b, order, groups)
 	b.WriteString(footer)
-	return os.WriteFile(filepath.Join(dir, "note.md"), b.Bytes(), 0o644)
+	return expdir.WriteFileAtomic(expdir.Dir(dir).Path(expdir.NoteFile), b.Bytes())
 }
 
 // writeEstimators compares, on the gated designs, the runner's estimator

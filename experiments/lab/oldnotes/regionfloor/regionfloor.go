@@ -8,8 +8,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
+
+	"workbench/experiments/lab/expdir"
 )
 
 // line is one of pure-count's run lines, with the process number run.sh adds.
@@ -64,7 +65,7 @@ func read(path string) (procs, []string, error) {
 
 // Write writes dir/note.md from dir/runs.jsonl.
 func Write(dir string) error {
-	p, order, err := read(filepath.Join(dir, "runs.jsonl"))
+	p, order, err := read(expdir.Dir(dir).Path(expdir.RunsFile))
 	if err != nil {
 		return err
 	}
@@ -110,7 +111,7 @@ func Write(dir string) error {
 	}
 	row(&b, "settle, 4 to 10", deal(stream, 4, 10, false))
 	row(&b, "settle and own history, 4 to 10", deal(stream, 4, 10, true))
-	return os.WriteFile(filepath.Join(dir, "note.md"), b.Bytes(), 0o644)
+	return expdir.WriteFileAtomic(expdir.Dir(dir).Path(expdir.NoteFile), b.Bytes())
 }
 
 type pair struct {
