@@ -4,8 +4,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"sort"
+	"slices"
 
+	"workbench/experiments/lab/judge"
 	"workbench/perfcount"
 )
 
@@ -65,16 +66,10 @@ type summary struct {
 }
 
 func summarise(vals []float64) summary {
-	s := append([]float64(nil), vals...)
-	sort.Float64s(s)
-	n := len(s)
-	med := s[n/2]
-	if n%2 == 0 {
-		med = (s[n/2-1] + s[n/2]) / 2
-	}
+	med, lo, hi := judge.Median(vals), slices.Min(vals), slices.Max(vals)
 	sp := 0.0
 	if med != 0 {
-		sp = (s[n-1] - s[0]) / med
+		sp = (hi - lo) / med
 	}
-	return summary{N: n, Min: s[0], Median: med, Max: s[n-1], Spread: sp, Values: vals}
+	return summary{N: len(vals), Min: lo, Median: med, Max: hi, Spread: sp, Values: vals}
 }

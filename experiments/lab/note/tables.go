@@ -215,11 +215,5 @@ func formatMedian(xs []float64) string {
 	if len(xs) == 0 {
 		return "—"
 	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	n := len(s)
-	if n%2 == 1 {
-		return formatCount(s[n/2])
-	}
-	return formatCount((s[n/2-1] + s[n/2]) / 2)
+	return formatCount(judge.Median(xs))
 }

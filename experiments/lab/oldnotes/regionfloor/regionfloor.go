@@ -11,6 +11,7 @@ import (
 	"slices"
 
 	"workbench/experiments/lab/expdir"
+	"workbench/experiments/lab/judge"
 )
 
 // line is one of pure-count's run lines, with the process number run.sh adds.
@@ -86,9 +87,8 @@ func Write(dir string) error {
 			if len(r) == 0 {
 				continue
 			}
-			s := slices.Sorted(slices.Values(r))
-			floors = append(floors, s[0])
-			meds = append(meds, s[len(s)/2])
+			floors = append(floors, slices.Min(r))
+			meds = append(meds, judge.Median(r))
 		}
 		least := slices.Min(floors)
 		fmt.Fprintf(&b, "| %s | %d | %.0f | %.3f to %.3f | %.3f to %.3f |\n", w, len(floors), least,
@@ -132,11 +132,7 @@ func deal(stream [][]float64, least, most int, history bool) []pair {
 		if !history || len(past[side]) == 0 {
 			return true
 		}
-		h := slices.Sorted(slices.Values(past[side]))
-		ref := h[len(h)/2]
-		if len(h)%2 == 0 {
-			ref = (h[len(h)/2-1] + h[len(h)/2]) / 2
-		}
+		ref := judge.Median(past[side])
 		return slices.Min(f) <= ref*(1+settleTolerance)
 	}
 	for s := 0; ; {
