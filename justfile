@@ -5,33 +5,33 @@
 set shell := ["bash", "-euo", "pipefail", "-c"]
 set positional-arguments := true
 
-# Judge a change: build both revisions, run the suite in alternating before/after
-# pairs (ABBA), record every run, judge it and write the note.
-# Keys: before=REV after=REV [pairs=6] [suite=default] [exp=NNN-slug] [resume=1]
+# Builds both revisions, runs the suite in alternating before/after pairs (ABBA),
+# records every run, judges it and writes the note.
+# Judge a change. Keys: before=REV after=REV [pairs=6] [suite=default] [exp=NNN-slug] [resume=1]
 pairs +args:
     go run ./cmd/pure-pairs run "$@"
 
-# Find the commit that made a workload's instruction count rise: build and count the
-# commits on the first-parent path from good to bad, halving the range like git bisect.
-# Keys: good=REV bad=REV workload=W [threshold=1%] [repeat=3] [suite=default]
+# Builds and counts the commits on the first-parent path from good to bad, halving
+# the range like git bisect.
+# Find the commit that made a workload's instruction count rise. Keys: good=REV bad=REV workload=W [threshold=1%] [repeat=3] [suite=default]
 bisect +args:
     go run ./cmd/pure-pairs bisect "$@"
 
 # Acceptance test on a planted regression: in a scratch copy of the repository, pairs must
 # call a 3 % rise in sort-ints-10k worse, the profile diff name its function, bisect its commit.
-# Run the injected-regression test N times and count the passes. Keys: runs=N (default 5)
+# Run the planted-regression test N times and count the passes. Keys: runs=N (default 5)
 check-regression *args:
     n=5; for a in "$@"; do case $a in runs=*) n=${a#runs=} ;; *) echo "check-regression: argument '$a': use runs=N" >&2; exit 2 ;; esac; done; \
     go test -count="$n" -v -run '^TestInjectedRegression$' ./experiments/lab/pairs/ 2>&1 | \
     awk '{ print } /^--- PASS/ { p++ } /^--- (FAIL|SKIP)/ { f++ } END { printf "check-regression: %d of %d runs passed\n", p, p + f; exit (f > 0 || p == 0) }'
 
-# Regenerate an experiment's note and plot from its files alone, byte for byte.
-# Keys: exp=NNN-slug
+# Regenerate an experiment's note, plot and bench.txt from its files alone, byte for byte. Keys: exp=NNN-slug
 note +args:
     go run ./cmd/pure-note "$@"
 
-# Crash-test the tree store: a child commits from six goroutines and is killed with
-# SIGKILL at a random moment. Keys: cycles=N (default 20). Ends "N cycles, A acknowledged, L lost".
+# A child commits from six goroutines and is killed with SIGKILL at a random moment;
+# the output ends "N cycles, A acknowledged, L lost".
+# Crash-test the tree store. Keys: cycles=N (default 20)
 crash-store *args:
     ./scripts/crash-store "$@"
 
@@ -43,7 +43,7 @@ test:
 count *args:
     ./scripts/kv pure-count-run "$@"
 
-# Count a whole command like perf stat. Keys: e=EVENTS r=REPEATS backend=perf|callgrind cmd="CMD ARGS"
+# Count a whole command like perf stat. Keys: e=EVENTS r=REPEATS backend=perf|callgrind cmd="CMD ARGS" (e defaults to what the backend counts)
 stat *args:
     ./scripts/kv pure-count-stat "$@"
 

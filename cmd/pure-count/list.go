@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os/exec"
 	"strings"
 
 	"workbench/perfcount"
@@ -33,6 +34,32 @@ func cmdEvents(args []string, stdout io.Writer) error {
 	if len(args) > 0 {
 		return usageError("events takes no arguments")
 	}
-	fmt.Fprintln(stdout, strings.Join(perfcount.GenericEvents(), "\n"))
+	names := perfcount.GenericEvents()
+	width := 0
+	for _, n := range names {
+		width = max(width, len(n))
+	}
+	_, verr := exec.LookPath("valgrind")
+	for _, n := range names {
+		fmt.Fprintf(stdout, "%-*s  %s\n", width, n, countableHere(n, verr == nil))
+	}
 	return nil
+}
+
+// countableHere says which backends can count the generic event name on
+// this machine: perf when perf_event opens it here, callgrind for
+// instructions when valgrind is installed.
+func countableHere(name string, valgrind bool) string {
+	var by []string
+	evs, err := perfcount.ParseEvents(name)
+	if err == nil && perfCounts(evs) {
+		by = append(by, "perf")
+	}
+	if name == "instructions" && valgrind {
+		by = append(by, "callgrind")
+	}
+	if len(by) == 0 {
+		return "[not countable here]"
+	}
+	return "[countable here: " + strings.Join(by, ", ") + "]"
 }

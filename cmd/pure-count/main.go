@@ -13,6 +13,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -58,8 +59,8 @@ const usage = `usage:
   pure-count list
       the registered workloads, one a line
   pure-count events
-      the generic event names (named PMU events come from
-      /sys/bus/event_source/devices/*/events)
+      the generic event names, each marked with what can count it on this
+      machine (named PMU events come from /sys/bus/event_source/devices/*/events)
   pure-count profile IN.callgrind OUT.pb.gz
       convert a callgrind output file into a pprof profile
 
@@ -88,11 +89,24 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case measureCmd:
 		return cmdMeasure(args[1:], stdout)
 	case "-h", "-help", "--help", "help":
-		fmt.Fprint(stdout, usage)
+		printHelp(stdout)
 		return nil
 	}
 	fmt.Fprint(stderr, usage)
 	return usageError(fmt.Sprintf("unknown subcommand %q: use stat, run, list, events or profile", args[0]))
+}
+
+// printHelp prints the usage and every flag of stat and run.
+func printHelp(w io.Writer) {
+	fmt.Fprint(w, usage)
+	var c common
+	fmt.Fprint(w, "\nstat flags:\n")
+	fs := newFlagSet("stat")
+	c.register(fs)
+	printDefaults(fs, w)
+	fmt.Fprint(w, "\nrun flags:\n")
+	fs, _ = newRunFlags(&c)
+	printDefaults(fs, w)
 }
 
 type usageError string
@@ -100,7 +114,11 @@ type usageError string
 func (e usageError) Error() string { return string(e) }
 
 func exitCode(err error) int {
-	if _, ok := err.(usageError); ok {
+	var st exitStatus
+	switch {
+	case errors.As(err, &st):
+		return st.code
+	case errors.As(err, new(usageError)):
 		return 2
 	}
 	return 1

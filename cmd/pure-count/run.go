@@ -52,18 +52,36 @@ type measured struct {
 	Machine  perfcount.Machine `json:"machine"`
 }
 
-func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("run", stderr)
-	var c common
+// runFlags are run's own flags, beside the common ones.
+type runFlags struct {
+	ops, regions *int
+	dumpDir      *string
+	rerun, gate  *bool
+}
+
+// newRunFlags defines run's flags on a new flag set.
+func newRunFlags(c *common) (*flag.FlagSet, runFlags) {
+	fs := newFlagSet("run")
 	c.register(fs)
-	ops := fs.Int("n", 0, "operations per region (default: the workload's own)")
-	regions := fs.Int("regions", 1, "perf backend: count `K` regions one after another in each fresh process, each prepared afresh (for timing: the fastest of many short regions)")
-	dumpDir := fs.String("dump-dir", "", "callgrind: keep each run's callgrind dump as `DIR`/WORKLOAD.REPEAT.callgrind")
-	rerun := fs.Bool("rerun", false, "perf backend, with --regions: prepare once and run every region on that same state (only workloads that allow it; pure-count list marks them)")
-	gate := fs.Bool("gate", false, "perf backend: let the caller alternate this process's regions with another's, through pipes it passes as fd 3 and 4 (docs/pure-count-json.md)")
-	if err := fs.Parse(args); err != nil {
-		return usageError(err.Error())
+	var f runFlags
+	f.ops = fs.Int("n", 0, "operations per region (default: the workload's own)")
+	f.regions = fs.Int("regions", 1, "perf backend: count `K` regions one after another in each fresh process, each prepared afresh (for timing: the fastest of many short regions)")
+	f.dumpDir = fs.String("dump-dir", "", "callgrind: keep each run's callgrind dump as `DIR`/WORKLOAD.REPEAT.callgrind")
+	f.rerun = fs.Bool("rerun", false, "perf backend, with --regions: prepare once and run every region on that same state (only workloads that allow it; pure-count list marks them)")
+	f.gate = fs.Bool("gate", false, "perf backend: let the caller alternate this process's regions with another's, through pipes it passes as fd 3 and 4 (docs/pure-count-json.md)")
+	return fs, f
+}
+
+func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var c common
+	fs, f := newRunFlags(&c)
+	if err := parseFlags(fs, args, stdout); err != nil {
+		if errors.Is(err, errHelp) {
+			return nil // -h: the help is printed
+		}
+		return err
 	}
+	ops, regions, dumpDir, rerun, gate := f.ops, f.regions, f.dumpDir, f.rerun, f.gate
 	backend, evs, err := c.parse()
 	if err != nil {
 		return err
@@ -310,7 +328,7 @@ func cmdMeasure(args []string, stdout io.Writer) error {
 	}()
 	r, err := perfcount.NewRegion(backend, evs)
 	if err != nil {
-		return err
+		return noPMUAdvice(err, evs)
 	}
 	defer r.Close()
 	r.KeepCallgrindDump(*keep)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -14,21 +15,23 @@ import (
 
 // statLine is one JSON line of `stat --json` for one run and event.
 type statLine struct {
-	Kind        string            `json:"kind"`
-	Command     string            `json:"command"`
-	Repeat      int               `json:"repeat"`
-	Event       string            `json:"event"`
-	Value       uint64            `json:"value"`
-	Source      perfcount.Source  `json:"source"`
-	Multiplexed bool              `json:"multiplexed"`
-	EnabledNs   int64             `json:"enabled_ns,omitempty"`
-	RunningNs   int64             `json:"running_ns,omitempty"`
-	WallNs      int64             `json:"wall_ns"`
-	UserNs      int64             `json:"user_ns"`
-	SystemNs    int64             `json:"system_ns"`
-	MaxRSS      int64             `json:"max_rss_bytes"`
-	ExitCode    int               `json:"exit_code"`
-	Machine     perfcount.Machine `json:"machine"`
+	Kind        string           `json:"kind"`
+	Command     string           `json:"command"`
+	Repeat      int              `json:"repeat"`
+	Event       string           `json:"event"`
+	Value       uint64           `json:"value"`
+	Source      perfcount.Source `json:"source"`
+	Multiplexed bool             `json:"multiplexed"`
+	EnabledNs   int64            `json:"enabled_ns,omitempty"`
+	RunningNs   int64            `json:"running_ns,omitempty"`
+	// WallNs, UserNs, SystemNs and MaxRSS are the command's; under
+	// callgrind they would be valgrind's, and are left out.
+	WallNs   int64             `json:"wall_ns,omitempty"`
+	UserNs   int64             `json:"user_ns,omitempty"`
+	SystemNs int64             `json:"system_ns,omitempty"`
+	MaxRSS   int64             `json:"max_rss_bytes,omitempty"`
+	ExitCode int               `json:"exit_code"`
+	Machine  perfcount.Machine `json:"machine"`
 }
 
 // summaryLine is the JSON line that closes a repeated measurement.
@@ -42,11 +45,14 @@ type summaryLine struct {
 }
 
 func cmdStat(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("stat", stderr)
 	var c common
+	fs := newFlagSet("stat")
 	c.register(fs)
-	if err := fs.Parse(args); err != nil {
-		return usageError(err.Error())
+	if err := parseFlags(fs, args, stdout); err != nil {
+		if errors.Is(err, errHelp) {
+			return nil // -h: the help is printed
+		}
+		return err
 	}
 	argv := fs.Args()
 	if len(argv) == 0 {
@@ -71,19 +77,23 @@ func cmdStat(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stderr, stderr
 		res, err := perfcount.CountCommand(backend, evs, cmd)
 		if err != nil {
-			return err
+			return noPMUAdvice(err, evs)
 		}
 		results = append(results, res)
 		if c.json {
 			enc := json.NewEncoder(stdout)
 			for _, cnt := range res.Counts {
-				enc.Encode(statLine{
+				l := statLine{
 					Kind: "run", Command: name, Repeat: i, Event: cnt.Event, Value: cnt.Value,
 					Source: cnt.Source, Multiplexed: cnt.Multiplexed,
 					EnabledNs: int64(cnt.Enabled), RunningNs: int64(cnt.Running),
-					WallNs: int64(res.Wall), UserNs: int64(res.Rusage.User), SystemNs: int64(res.Rusage.System),
-					MaxRSS: res.Rusage.MaxRSS, ExitCode: res.ExitCode, Machine: res.Machine,
-				})
+					ExitCode: res.ExitCode, Machine: res.Machine,
+				}
+				if backend != perfcount.BackendCallgrind {
+					l.WallNs, l.UserNs, l.SystemNs = int64(res.Wall), int64(res.Rusage.User), int64(res.Rusage.System)
+					l.MaxRSS = res.Rusage.MaxRSS
+				}
+				enc.Encode(l)
 			}
 		}
 	}
@@ -99,10 +109,19 @@ func cmdStat(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		printStat(stdout, name, evs, results)
 	}
 	if code := results[len(results)-1].ExitCode; code != 0 {
-		return fmt.Errorf("stat: %s exited with status %d (counts above are for that run)", argv[0], code)
+		return exitStatus{code: code, msg: fmt.Sprintf("stat: %s exited with status %d (counts above are for that run)", argv[0], code)}
 	}
 	return nil
 }
+
+// exitStatus is the counted command's non-zero exit status, which stat
+// exits with, as perf stat does.
+type exitStatus struct {
+	code int
+	msg  string
+}
+
+func (e exitStatus) Error() string { return e.msg }
 
 func column(results []*perfcount.Result, j int) []float64 {
 	v := make([]float64, len(results))
@@ -130,6 +149,10 @@ func printStat(w io.Writer, name string, evs []perfcount.Event, results []*perfc
 			group3(s.Min), group3(s.Max), 100*s.Spread, multiplexedNote(results, j))
 	}
 	r := results[len(results)-1]
+	if src == perfcount.SourceCallgrind {
+		fmt.Fprint(w, "\n (no times or RSS: under callgrind they are valgrind's, not the command's; use --backend perf)\n\n")
+		return
+	}
 	fmt.Fprintf(w, "\n %18.6f  seconds wall\n %18.6f  seconds user\n %18.6f  seconds sys\n %18s  max RSS KiB\n\n",
 		r.Wall.Seconds(), r.Rusage.User.Seconds(), r.Rusage.System.Seconds(), group3(float64(r.Rusage.MaxRSS/1024)))
 }
