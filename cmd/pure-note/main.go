@@ -22,15 +22,41 @@ import (
 )
 
 func main() {
-	if err := run(context.Background(), os.Args[1:], os.Stdout, os.Stderr); err != nil {
+	err := run(context.Background(), os.Args[1:], os.Stdout, os.Stderr)
+	if errors.Is(err, errUsage) {
+		os.Exit(2)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "pure-note: "+err.Error())
 		os.Exit(1)
 	}
 }
 
-func run(_ context.Context, args []string, stdout, _ io.Writer) error {
-	if len(args) != 1 {
-		return errors.New("usage: pure-note exp=NNN-slug | pure-note DIR")
+// errUsage marks an error whose explanation, with the usage, is printed.
+var errUsage = errors.New("usage")
+
+const usage = `usage: pure-note exp=NNN-slug | pure-note DIR
+
+Regenerates the note of a pairs experiment from its directory alone:
+runs.jsonl, meta.json, criteria, calibration.jsonl and profiles/ in; note.md,
+ratios.png and bench.txt (for benchstat -col side) out, byte for byte the
+same each time. exp=NAME names a directory under experiments/ (or
+experiments/probes/); DIR is any experiment directory. It takes no flags
+but -h.
+`
+
+// run is the whole command, with its arguments after the program name.
+func run(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 1 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	if len(args) != 1 || strings.HasPrefix(args[0], "-") {
+		if len(args) > 0 && strings.HasPrefix(args[0], "-") {
+			fmt.Fprintf(stderr, "unknown flag %s\n", args[0])
+		}
+		fmt.Fprint(stderr, usage)
+		return errUsage
 	}
 	dir := args[0]
 	if name, ok := strings.CutPrefix(dir, "exp="); ok {

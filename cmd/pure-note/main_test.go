@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -39,5 +41,19 @@ func TestRun_Errors(t *testing.T) {
 		if err := run(context.Background(), args, &out, &out); err == nil {
 			t.Errorf("pure-note %v succeeded", args)
 		}
+	}
+}
+
+func TestRun_Help(t *testing.T) {
+	for _, h := range []string{"-h", "--help"} {
+		var out, errb bytes.Buffer
+		if err := run(context.Background(), []string{h}, &out, &errb); err != nil || !strings.HasPrefix(out.String(), "usage: pure-note") || errb.Len() != 0 {
+			t.Errorf("%s: %v, stdout %q, stderr %q", h, err, out.String(), errb.String())
+		}
+	}
+	var out, errb bytes.Buffer
+	err := run(context.Background(), []string{"--bogus"}, &out, &errb)
+	if !errors.Is(err, errUsage) || strings.Count(errb.String(), "--bogus") != 1 {
+		t.Errorf("--bogus: %v, stderr %q (want it named once, with the usage)", err, errb.String())
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -145,7 +146,7 @@ func newFlags(o *pairs.Options, w io.Writer) *flag.FlagSet {
 	}
 	fs.StringVar(&o.Before, "before", "", "the `revision` judged against (commit, branch, tag, HEAD~1, ...)")
 	fs.StringVar(&o.After, "after", "", "the `revision` judged")
-	fs.IntVar(&o.Pairs, "pairs", 0, "`N` before/after pairs, at least 1 (default: the suite's, else 6)")
+	fs.Var(positive{&o.Pairs}, "pairs", "`N` before/after pairs, at least 1 (default: the suite's, else 6)")
 	fs.StringVar(&o.Experiment, "exp", "", "experiment directory `name` under EXPERIMENTS/ (default: the next free NNN-pairs-BEFORE-AFTER)")
 	fs.BoolVar(&o.Resume, "resume", false, "continue an experiment that has runs, skipping the recorded cells\n(without --exp: the latest experiment of these two commits)")
 	fs.StringVar(&o.CalibrationDir, "calibration", "", "`directory` of the A/A calibration of each commit and suite (default: REPO/data/calibration)")
@@ -177,6 +178,29 @@ func wantsHelp(args []string) bool {
 		}
 	}
 	return false
+}
+
+// positive is a flag.Value holding a count of at least 1. Zero is refused:
+// it would silently mean the suite's default.
+type positive struct{ n *int }
+
+func (v positive) String() string {
+	if v.n == nil || *v.n == 0 {
+		return ""
+	}
+	return strconv.Itoa(*v.n)
+}
+
+func (v positive) Set(s string) error {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	switch {
+	case err != nil:
+		return fmt.Errorf("%q is not a whole number: give N of at least 1, or leave it out for the suite's", s)
+	case n < 1:
+		return fmt.Errorf("%d: want at least 1 pair, or leave it out for the suite's (else %d)", n, pairs.DefaultPairs)
+	}
+	*v.n = n
+	return nil
 }
 
 // run is the whole command, with its arguments after the program name.

@@ -80,6 +80,10 @@ func TestOptions_Errors(t *testing.T) {
 		{[]string{"A", "B", "colour=red"}, `unknown operand "colour=red"`},
 		{[]string{"A", "B", "resume=maybe"}, `operand "resume=maybe"`},
 		{[]string{"A", "B", "--pairs", "x"}, `invalid value "x" for flag -pairs`},
+		{[]string{"A", "B", "pairs=0"}, "want at least 1 pair"},
+		{[]string{"A", "B", "pairs=-3"}, "want at least 1 pair"},
+		{[]string{"A", "B", "--pairs", "0"}, "want at least 1 pair"},
+		{[]string{"A", "B", "pairs=six"}, `"six" is not a whole number`},
 		{[]string{"A", "B", "--env", "NOEQUALS"}, "want KEY=VALUE"},
 	} {
 		var stderr bytes.Buffer
