@@ -29,6 +29,10 @@ check-regression *args:
 note +args:
     go run ./cmd/pure-note "$@"
 
+# Regenerate experiments/README.md, the index of the experiments, byte for byte.
+index *args:
+    go run ./cmd/pure-index "$@"
+
 # A child commits from six goroutines and is killed with SIGKILL at a random moment;
 # the output ends "N cycles, A acknowledged, L lost".
 # Crash-test the tree store. Keys: cycles=N (default 20)

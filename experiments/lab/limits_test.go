@@ -18,7 +18,7 @@ const (
 )
 
 // labRoots are the lab's code: this folder and the commands that drive it.
-var labRoots = []string{".", "../../cmd/pure-pairs", "../../cmd/pure-note", "../../cmd/pure-kvbench", "../../cmd/pure-index"}
+var labRoots = []string{".", "../../cmd/pure-pairs", "../../cmd/pure-note", "../../cmd/pure-kvbench", "../../cmd/pure-index", "../../cmd/pure-expnote", "../../cmd/pure-rounds"}
 
 // TestLimits_FilesAndFunctions checks every production Go file of the lab
 // (tests and testdata aside): at most maxFileLines lines per file and
