@@ -5,14 +5,15 @@
 //	benchstat -col side experiments/NNN-slug/bench.txt
 //
 // Each run becomes one result line, named after its workload, with its
-// operations as the iteration count: time (sec/op from the run's
-// throughput, CPU sec/op) and every count per op. Each side is a block with
-// its own configuration line (side) after a comment naming its revision and
-// commit, and each source of
-// counts its own unit: callgrind's instruction counts are
-// "instructions/op" (assume=exact: the same work gives the same count),
-// perf's are "perf-instructions/op", so the two are never compared. Failed
-// runs are left out; the note lists them.
+// operations as the iteration count: time (sec/op from the run's fastest
+// region; the paired time, unit "paired-time", the deciding time metric
+// where the runs recorded it; CPU sec/op) and every count per op. Each side
+// is a block with its own configuration line (side) after a comment naming
+// its revision and commit, and each source of counts its own unit:
+// callgrind's instruction counts are "instructions/op", perf's are
+// "perf-instructions/op", so the two are never compared. A count is
+// declared assume=exact only when it was exact in the experiment (see
+// Write). Failed runs are left out; the note lists them.
 package export
 
 import (
@@ -29,16 +30,33 @@ import (
 // File is the name of the export in an experiment directory.
 const File = expdir.ExportFile
 
+// PairedUnit is the unit of the paired time, the deciding time metric
+// where the runs recorded it: each side's time per operation over the
+// geometric mean of both sides' in the same pair, so 1 is their mean and
+// after over before is the pair's ratio. benchstat compares it like any
+// lower-is-better unit.
+const PairedUnit = "paired-time"
+
 // Write writes runs in the Go benchmark format: before first, then after,
-// each in pair order.
+// each in pair order. Every unit is declared once, before the first
+// result: better=lower, and assume=exact only for a count that was exact in
+// this experiment (every run of each workload and side counted the same),
+// so that benchstat summarises a count that varies by its median, as the
+// note does, not by its mode.
 func Write(w io.Writer, experiment string, runs []expdir.Run) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "experiment: %s\n", experiment)
-	units := map[string]bool{}
+	var ok []expdir.Run
+	for _, r := range runs {
+		if r.ExitCode == 0 && r.Ops > 0 {
+			ok = append(ok, r)
+		}
+	}
+	declared := false
 	for _, side := range []string{"before", "after"} {
 		var rs []expdir.Run
-		for _, r := range runs {
-			if r.Side == side && r.ExitCode == 0 && r.Ops > 0 {
+		for _, r := range ok {
+			if r.Side == side {
 				rs = append(rs, r)
 			}
 		}
@@ -54,48 +72,80 @@ func Write(w io.Writer, experiment string, runs []expdir.Run) error {
 		// Only side varies as configuration, so that benchstat -col side
 		// compares the two; the revision is a line benchfmt skips.
 		fmt.Fprintf(&b, "\n# %s: %s, commit %s\nside: %s\n", side, rs[0].Revision, rs[0].Commit, side)
+		if !declared {
+			declareUnits(&b, ok)
+			declared = true
+		}
 		for _, r := range rs {
-			line, us := result(r)
-			for _, u := range us {
-				if !units[u] {
-					units[u] = true
-					fmt.Fprintf(&b, "Unit %s\n", u)
-				}
-			}
-			b.WriteString(line)
+			b.WriteString(result(r))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// result formats one run as a benchmark result line and returns the unit
-// declarations its units need.
-func result(r expdir.Run) (string, []string) {
+// declareUnits writes one Unit line per unit the runs use, in the order of
+// first use.
+func declareUnits(b *strings.Builder, runs []expdir.Run) {
+	type key struct{ workload, side, unit string }
+	first := map[key]float64{}
+	exact := map[string]bool{}
+	var units []string
+	see := func(r expdir.Run, unit string, v float64, counted bool) {
+		if _, ok := exact[unit]; !ok {
+			exact[unit] = counted
+			units = append(units, unit)
+		}
+		k := key{r.Workload, r.Side, unit}
+		if f, ok := first[k]; !ok {
+			first[k] = v
+		} else if f != v {
+			exact[unit] = false
+		}
+	}
+	for _, r := range runs {
+		if r.Metrics.PairedTime > 0 {
+			see(r, PairedUnit, r.Metrics.PairedTime, false)
+		}
+		if r.Metrics.CPUPerOp > 0 {
+			see(r, "cpu-sec/op", r.Metrics.CPUPerOp, false)
+		}
+		for _, c := range r.Counts {
+			if !c.Multiplexed {
+				see(r, Unit(c), c.PerOp, true)
+			}
+		}
+	}
+	for _, u := range units {
+		decl := u + " better=lower"
+		if exact[u] {
+			decl += " assume=exact"
+		}
+		fmt.Fprintf(b, "Unit %s\n", decl)
+	}
+}
+
+// result formats one run as a benchmark result line.
+func result(r expdir.Run) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Benchmark%s %d", Name(r.Workload), r.Ops)
-	var units []string
 	if r.Metrics.Throughput > 0 {
 		fmt.Fprintf(&b, " %.6g sec/op", 1/r.Metrics.Throughput)
 	}
+	if r.Metrics.PairedTime > 0 {
+		fmt.Fprintf(&b, " %.10g %s", r.Metrics.PairedTime, PairedUnit)
+	}
 	if r.Metrics.CPUPerOp > 0 {
 		fmt.Fprintf(&b, " %.6g cpu-sec/op", r.Metrics.CPUPerOp)
-		units = append(units, "cpu-sec/op better=lower")
 	}
 	for _, c := range r.Counts {
 		if c.Multiplexed {
 			continue // counted for part of the run only; the note shows it
 		}
-		u := Unit(c)
-		fmt.Fprintf(&b, " %.10g %s", c.PerOp, u)
-		decl := u + " better=lower"
-		if c.Source == perfcount.SourceCallgrind {
-			decl += " assume=exact"
-		}
-		units = append(units, decl)
+		fmt.Fprintf(&b, " %.10g %s", c.PerOp, Unit(c))
 	}
 	b.WriteByte('\n')
-	return b.String(), units
+	return b.String()
 }
 
 // Unit names a count's benchmark unit: callgrind's instructions are
