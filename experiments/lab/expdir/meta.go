@@ -37,6 +37,10 @@ type Meta struct {
 	// Calibration says where the experiment's calibration.jsonl came from;
 	// nil when it has none.
 	Calibration *CalibrationOrigin `json:"calibration,omitempty"`
+	// Changes is what the after side changes against the before side,
+	// recorded when the experiment started; nil in experiments from
+	// before it was recorded.
+	Changes *Changes `json:"changes,omitempty"`
 	// Harness is the checkout the harness ran from.
 	Harness Harness           `json:"harness"`
 	Machine perfcount.Machine `json:"machine"`
@@ -147,4 +151,21 @@ type CalibrationOrigin struct {
 	Experiment string `json:"experiment,omitempty"`
 	// Runs is the number of runs copied.
 	Runs int `json:"runs"`
+}
+
+// Changes is what an experiment's after commit changes against its before
+// commit.
+type Changes struct {
+	// Commits are the commits after before up to after on after's
+	// first-parent path, oldest first; none for an A/A experiment.
+	Commits []Commit `json:"commits"`
+	// Diffstat is `git diff --shortstat` of the files outside
+	// experiments/, "" when the change touches none of them.
+	Diffstat string `json:"diffstat"`
+}
+
+// A Commit is one commit of a change: its abbreviated hash and subject.
+type Commit struct {
+	Hash    string `json:"hash"`
+	Subject string `json:"subject"`
 }

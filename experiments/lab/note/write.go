@@ -15,7 +15,9 @@ import (
 // the same Experiment always gives the same bytes: every list is in a
 // fixed order and every number in a fixed format (see format.go).
 //
-// The sections, in order: the title and what was compared; Verdict (the
+// The sections, in order: the title (marked A/A for an A/A run) and what
+// was compared; the summary (the verdict, what changed, one row per
+// deciding metric with units, change, interval and threshold); Verdict (the
 // experiment's and one sentence per workload, the A/A noise floor when
 // there are calibration runs, and warnings); Criteria; Machine and
 // controls; Pairs; Medians and 95 % intervals; Instruction counts; Failed
@@ -23,6 +25,7 @@ import (
 func (e *Experiment) Write(w io.Writer) error {
 	var b strings.Builder
 	e.writeTitle(&b)
+	e.writeSummary(&b)
 	e.writeVerdict(&b)
 	e.writeCriteria(&b)
 	e.writeMachine(&b)
@@ -39,7 +42,7 @@ func (e *Experiment) Write(w io.Writer) error {
 // writeTitle writes the title and one paragraph on what was compared.
 func (e *Experiment) writeTitle(b *strings.Builder) {
 	m := e.Meta
-	fmt.Fprintf(b, "# Experiment %s\n\n", e.Name)
+	fmt.Fprintf(b, "# Experiment %s%s\n\n", e.Name, aaTitle(m))
 	fmt.Fprintf(b, "Before %s against after %s", side(m.Before), side(m.After))
 	if m.Suite != "" {
 		fmt.Fprintf(b, ", suite %s", code(m.Suite))

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"workbench/experiments/lab/build"
 	"workbench/experiments/lab/expdir"
@@ -107,4 +108,27 @@ func harnessInfo(ctx context.Context, repo string) expdir.Harness {
 		h.Dirty = true
 	}
 	return h
+}
+
+// changesBetween returns the commits from before to after and the diffstat
+// of the files outside experiments/; nil when git cannot say.
+func changesBetween(ctx context.Context, repo, before, after string) *expdir.Changes {
+	c := &expdir.Changes{Commits: []expdir.Commit{}}
+	if before == after {
+		return c
+	}
+	log, err := build.Git(ctx, repo, "log", "--first-parent", "--reverse", "--format=%h%x09%s", before+".."+after)
+	if err != nil {
+		return nil
+	}
+	for _, l := range strings.Split(log, "\n") {
+		if h, subj, ok := strings.Cut(l, "\t"); ok {
+			c.Commits = append(c.Commits, expdir.Commit{Hash: h, Subject: subj})
+		}
+	}
+	if c.Diffstat, err = build.Git(ctx, repo, "diff", "--shortstat", before, after, "--", ".", ":(exclude)experiments"); err != nil {
+		return nil
+	}
+	c.Diffstat = strings.TrimSpace(c.Diffstat)
+	return c
 }

@@ -290,6 +290,7 @@ func (r *runner) start(ctx context.Context) error {
 		Suite: su.Name, SuitePath: su.Path, SuiteText: su.Text,
 		Pairs: o.Pairs, Runs: len(r.cells), Timeout: su.Timeout,
 		Controls: r.controls.Controls, Criteria: origin, AA: r.aa, Calibration: calib,
+		Changes: changesBetween(ctx, o.Repo, commits[0], commits[1]),
 		Harness: harnessInfo(ctx, o.Repo), Machine: perfcount.ThisMachine(), Start: time.Now().UTC(),
 	}
 	return expdir.Dir(res.Dir).WriteMeta(&res.Meta)

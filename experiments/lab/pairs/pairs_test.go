@@ -122,6 +122,11 @@ func TestRun_EndToEnd(t *testing.T) {
 	if res.Ran != 12 || res.Failed != 4 || res.Skipped != 0 {
 		t.Errorf("ran %d, failed %d, skipped %d; want 12, 4, 0", res.Ran, res.Failed, res.Skipped)
 	}
+	// meta.json says what the after commit changes: its commit, and the
+	// code it touches outside experiments/.
+	if c := res.Meta.Changes; c == nil || len(c.Commits) != 1 || c.Commits[0].Subject == "" || c.Diffstat == "" {
+		t.Errorf("changes recorded: %+v", c)
+	}
 	if n := strings.Count(f.log.String(), ": building "); n != 2 {
 		t.Errorf("%d builds, want 2; log:\n%s", n, f.log)
 	}
