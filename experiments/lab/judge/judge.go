@@ -237,7 +237,7 @@ func setThreshold(mr *MetricResult, before, after []float64, cal *workloadRuns, 
 			mr.Warnings = append(mr.Warnings, fmt.Errorf("only %d calibration pairs for %s (need %d): noise from this experiment's within-side spread", n, m.Name, opts.MinCalibrationPairs))
 		}
 		if mr.Noise.Spread > mr.Criterion {
-			mr.Warnings = append(mr.Warnings, fmt.Errorf("measured noise of %s, %s %%, exceeds the %s criterion: changes are judged against the noise", m.Name, pct(mr.Noise.Spread), limitPct(mr.Criterion)))
+			mr.Warnings = append(mr.Warnings, fmt.Errorf("measured noise of %s, %s %%, exceeds its criterion, instructions.max_higher = %s: changes are judged against the noise", m.Name, pct(mr.Noise.Spread), limitPct(mr.Criterion)))
 		}
 	}
 }

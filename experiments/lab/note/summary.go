@@ -40,6 +40,10 @@ func (e *Experiment) writeSummary(b *strings.Builder) {
 			}
 			paired = paired || m.Metric.Name == judge.MetricPairedTime
 			before, after, unit := summaryValues(w, m)
+			if len(m.Pairs) == 0 { // nothing compared: the Verdict section says why
+				t.Row(w.Workload, unit, "—", "—", "—", "—", "—", string(m.Verdict))
+				continue
+			}
 			r := m.Ratio
 			if m.Metric.Name == judge.MetricThroughput && r.Center > 0 && r.Lo > 0 {
 				// Shown as time per operation: the change is the

@@ -80,41 +80,55 @@ func (e *Experiment) writeMedians(b *strings.Builder) {
 	fmt.Fprintf(b, "Before and after are each side's median over the pairs used. The change is the median of the per-pair changes, with its %s confidence interval in brackets (another level when there were too few pairs to reach it); p is the two-sided Wilcoxon signed-rank test of the per-pair log ratios. Counts are per operation.\n\n", conf)
 	for _, w := range e.Report.Workloads {
 		fmt.Fprintf(b, "### %s\n\n", w.Workload)
-		t := mdtable.New("metric", "role", "source", "pairs", ">before", ">after", ">change [CI]", ">p", ">noise", ">threshold", "verdict")
+		decides := mdtable.New("metric", "source", "pairs", ">before", ">after", ">change [CI]", ">p", ">noise", ">threshold", "verdict")
+		reported := mdtable.New("metric", "source", "pairs", ">before", ">after", ">change [CI]", ">p", ">noise")
+		nrep := 0
 		for _, m := range w.Metrics {
-			role := "reported"
+			cells := e.medianCells(m)
 			if m.Decides {
-				role = "decides"
-			}
-			src := string(m.Source)
-			if m.Metric.Class == judge.ClassTime {
-				src = "time"
-			} else if src == "" {
-				src = "mixed"
-			}
-			if len(m.Pairs) == 0 {
-				thr := "—" // a metric judge could not compare has none
-				if m.Threshold > 0 {
-					thr = formatLimit(m.Threshold)
-				}
-				t.Row(m.Metric.Name, role, src, "none", "—", "—", "—", "—", "—", thr, string(m.Verdict))
+				decides.Row(cells...)
 				continue
 			}
-			p := "—"
-			if m.Test.N > 0 {
-				p = formatP(m.Test.P)
-			}
-			thr := formatLimit(m.Threshold)
-			if m.Threshold > m.Criterion {
-				thr += " (noise)"
-			}
-			t.Row(m.Metric.Name, role, src, judge.FormatPairs(m.Pairs),
-				formatValue(m.Metric, m.Before.Center), formatValue(m.Metric, m.After.Center),
-				changeCI(m.Ratio, e.Report.Options.Confidence), p, formatSpread(m.Noise.Spread), thr, string(m.Verdict))
+			nrep++
+			reported.Row(cells[:8]...)
 		}
-		t.Write(b)
+		decides.Write(b)
 		b.WriteString("\n")
+		if nrep > 0 {
+			b.WriteString("Reported, deciding nothing (no threshold, no verdict):\n\n")
+			reported.Write(b)
+			b.WriteString("\n")
+		}
 	}
+}
+
+// medianCells returns a metric's row of the medians tables: metric,
+// source, pairs, before, after, change [CI], p, noise, threshold, verdict.
+func (e *Experiment) medianCells(m judge.MetricResult) []string {
+	src := string(m.Source)
+	if m.Metric.Class == judge.ClassTime {
+		src = "time"
+	} else if src == "" {
+		src = "mixed"
+	}
+	if len(m.Pairs) == 0 {
+		thr := "—" // a metric judge could not compare has none
+		if m.Threshold > 0 {
+			thr = formatLimit(m.Threshold)
+		}
+		return []string{m.Metric.Name, src, "none", "—", "—", "—", "—", "—", thr, string(m.Verdict)}
+	}
+	p := "—"
+	if m.Test.N > 0 {
+		p = formatP(m.Test.P)
+	}
+	thr := formatLimit(m.Threshold)
+	if m.Threshold > m.Criterion {
+		thr += " (noise)"
+	}
+	return []string{m.Metric.Name, src, judge.FormatPairs(m.Pairs),
+		formatValue(m.Metric, m.Before.Center), formatValue(m.Metric, m.After.Center),
+		changeCI(m.Ratio, e.Report.Options.Confidence), p, formatSpread(m.Noise.Spread), thr, string(m.Verdict)}
 }
 
 // changeCI writes a ratio's change with its interval: "+2.00 % [+1.98 %,

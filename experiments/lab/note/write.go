@@ -108,6 +108,9 @@ func (e *Experiment) writeVerdict(b *strings.Builder) {
 		}
 		var gs []grouped
 		for _, m := range w.Metrics {
+			if !m.Decides {
+				continue // a metric that decides nothing bears on no verdict
+			}
 			for _, err := range m.Warnings {
 				i := slices.IndexFunc(gs, func(g grouped) bool { return g.msg == err.Error() })
 				if i < 0 {
