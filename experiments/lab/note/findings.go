@@ -3,6 +3,7 @@ package note
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"workbench/experiments/lab/expdir"
 	"workbench/experiments/lab/mdtable"
@@ -57,7 +58,7 @@ func (e *Experiment) writePlot(b *strings.Builder) {
 func (e *Experiment) writeMoves(b *strings.Builder) {
 	b.WriteString("## Where the instructions moved\n\n")
 	if len(e.Moves) == 0 {
-		b.WriteString("No workload's instruction count moved: none was judged worse or better, and no interval excludes no change.\n")
+		b.WriteString("No workload's instruction count moved beyond its noise: none was judged worse or better, and no interval lies beyond the noise.\n")
 		return
 	}
 	for i, mv := range e.Moves {
@@ -75,7 +76,7 @@ func (e *Experiment) writeMoves(b *strings.Builder) {
 				code(d.SampleType), code(mv.Before), code(mv.After), len(d.Top), d.Changed)
 			t := mdtable.New("function", ">before", ">after", ">delta", ">delta %")
 			for _, f := range d.Top {
-				t.Row(code(f.Function), groupInt(f.Before), groupInt(f.After), formatDelta(f.Delta), deltaPct(f.Delta, d.BeforeTotal))
+				t.Row(code(shortName(f.Function)), groupInt(f.Before), groupInt(f.After), formatDelta(f.Delta), deltaPct(f.Delta, d.BeforeTotal))
 			}
 			t.Row("all functions", groupInt(d.BeforeTotal), groupInt(d.AfterTotal), formatDelta(d.AfterTotal-d.BeforeTotal), deltaPct(d.AfterTotal-d.BeforeTotal, d.BeforeTotal))
 			t.Write(b)
@@ -103,4 +104,34 @@ func deltaPct(delta, total int64) string {
 		return "—"
 	}
 	return formatChange(1 + float64(delta)/float64(total))
+}
+
+// maxNameRunes is the longest function name shown whole; longer ones have
+// their type-parameter lists shortened.
+const maxNameRunes = 60
+
+// shortName shortens a long generic function name readably: each
+// bracketed type-parameter list becomes "[…]", so
+// "pkg.(*Tree[go.shape.string,go.shape.[]uint8]).Get" reads
+// "pkg.(*Tree[…]).Get". Shorter names are kept whole.
+func shortName(name string) string {
+	if utf8.RuneCountInString(name) <= maxNameRunes {
+		return name
+	}
+	var b strings.Builder
+	depth := 0
+	for _, r := range name {
+		switch {
+		case r == '[':
+			if depth == 0 {
+				b.WriteString("[…]")
+			}
+			depth++
+		case r == ']' && depth > 0:
+			depth--
+		case depth == 0:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }

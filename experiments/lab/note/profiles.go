@@ -59,13 +59,16 @@ type FuncDelta struct {
 	Before, After, Delta int64
 }
 
-// moved reports whether an instruction metric moved: a verdict of worse or
-// better, or an interval that excludes no change.
+// moved reports whether an instruction metric moved beyond its noise: a
+// verdict of worse or better, or an interval that lies wholly beyond the
+// noise the same build shows against itself (for exact counts, none). A
+// move within the noise is not worth a profile diff: an A/A run shows one.
 func moved(m judge.MetricResult) bool {
 	if len(m.Pairs) == 0 {
 		return false
 	}
-	return m.Verdict == judge.Worse || m.Verdict == judge.Better || m.Ratio.Lo > 1 || m.Ratio.Hi < 1
+	n := m.Noise.Spread
+	return m.Verdict == judge.Worse || m.Verdict == judge.Better || m.Ratio.Lo > 1+n || m.Ratio.Hi < 1-n
 }
 
 // findMoves lists the workloads of rep whose instruction count moved and

@@ -38,3 +38,13 @@ func TestChangeCell_SmallChangesKeepTheirDigits(t *testing.T) {
 		}
 	}
 }
+
+func TestShortName_GenericsShortened(t *testing.T) {
+	long := "workbench/pure/store.(*Tree[go.shape.string,go.shape.[]uint8]).getWithAVeryLongName"
+	if got, want := shortName(long), "workbench/pure/store.(*Tree[…]).getWithAVeryLongName"; got != want {
+		t.Errorf("shortName = %q, want %q", got, want)
+	}
+	if short := "sort.Ints"; shortName(short) != short {
+		t.Errorf("a short name was changed: %q", shortName(short))
+	}
+}
