@@ -50,7 +50,7 @@ func (e *Experiment) writeFailures(b *strings.Builder) {
 func (e *Experiment) writePlot(b *strings.Builder) {
 	b.WriteString("## Plot\n\n")
 	fmt.Fprintf(b, "![Per-pair ratios after/before of each workload's deciding metrics](%s)\n\n", expdir.PlotFile)
-	b.WriteString("Each point is one pair's ratio after/before; hollow points are pairs the metric did not use. The solid line is no change, the dashed lines each metric's threshold on either side.\n\n")
+	b.WriteString("Each point is one pair's ratio after/before; hollow points are pairs the metric did not use. The solid line is no change, the dashed lines each metric's threshold on either side; the bar across each column is its median change and the vertical line right of it its interval, coloured by the verdict (red worse, green better, orange unknown, black the same).\n\n")
 }
 
 // writeMoves writes, for each workload whose instruction count moved, the

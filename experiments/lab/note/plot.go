@@ -7,11 +7,14 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"workbench/experiments/lab/judge"
 )
 
 // Plot sizes: 16×10 cm, wider when there are more than five workload and
@@ -35,12 +38,35 @@ type column struct {
 	threshold float64
 	used      plotter.XYs
 	unused    plotter.XYs
+	// ratio is the metric's median change with its interval, verdict its
+	// verdict; ratio is zero when the metric compared no pair.
+	ratio   judge.Summary
+	verdict judge.Verdict
 }
+
+// verdictColour colours a column's median and interval by its verdict.
+func verdictColour(v judge.Verdict) color.Color {
+	switch v {
+	case judge.Worse:
+		return color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff}
+	case judge.Better:
+		return color.RGBA{R: 0x2c, G: 0xa0, B: 0x2c, A: 0xff}
+	case judge.Unknown:
+		return color.RGBA{R: 0xff, G: 0x7f, B: 0x0e, A: 0xff}
+	}
+	return color.RGBA{R: 0x30, G: 0x30, B: 0x30, A: 0xff}
+}
+
+// runeWidth is about the width of one character of a tick label, so that
+// each column is wide enough for its label and labels never collide.
+const runeWidth = 0.2 * vg.Centimeter
 
 // Plot writes the plot of the per-pair ratios after/before to w as a PNG:
 // one column per workload and deciding metric, one point per pair (hollow
 // when the metric did not use the pair), a solid line at 1 and dashed
-// lines at each column's threshold on either side. The y axis is labelled
+// lines at each column's threshold on either side, and the median change
+// with its interval coloured by the verdict (addInterval). Each column is
+// wide enough for its label, so labels never collide. The y axis is labelled
 // in changes ("+2 %"). The image is 16×10 cm at gonum/plot's default
 // 96 dpi, wider when there are more than five columns.
 func (e *Experiment) Plot(w io.Writer) error {
@@ -85,9 +111,18 @@ func (e *Experiment) Plot(w io.Writer) error {
 	if legends.threshold != nil {
 		p.Legend.Add("threshold", legends.threshold)
 	}
+	if legends.interval != nil {
+		p.Legend.Add("median change and its interval, coloured by verdict", legends.interval)
+	}
 	p.Legend.Top = true
 
-	width := max(plotWidth, plotPerColumn*vg.Length(len(cols)))
+	perColumn := plotPerColumn
+	for _, c := range cols {
+		for _, l := range strings.Split(c.label, "\n") {
+			perColumn = max(perColumn, runeWidth*vg.Length(utf8.RuneCountInString(l)+2))
+		}
+	}
+	width := max(plotWidth, perColumn*vg.Length(len(cols)))
 	wt, err := p.WriterTo(width, plotHeight, "png")
 	if err != nil {
 		return fmt.Errorf("plot: %w", err)
@@ -149,7 +184,10 @@ func (e *Experiment) plotColumns() []column {
 			if !m.Decides {
 				continue
 			}
-			c := column{label: wr.Workload + "\n" + m.Metric.Name, threshold: m.Threshold}
+			c := column{label: wr.Workload + "\n" + m.Metric.Name, threshold: m.Threshold, verdict: m.Verdict}
+			if len(m.Pairs) > 0 {
+				c.ratio = m.Ratio
+			}
 			x := float64(len(cols))
 			n := len(wr.Pairs)
 			for k, p := range wr.Pairs {
@@ -180,6 +218,27 @@ func (e *Experiment) plotColumns() []column {
 type plotLegends struct {
 	used, unused *plotter.Scatter
 	threshold    *plotter.Line
+	interval     *plotter.Line
+}
+
+// addInterval draws a column's median change as a bar across it and its
+// interval as a vertical line right of the pairs, coloured by the verdict.
+func addInterval(p *plot.Plot, x float64, c column, lg *plotLegends) error {
+	ci, err := plotter.NewLine(plotter.XYs{{X: x + 0.35, Y: c.ratio.Lo}, {X: x + 0.35, Y: c.ratio.Hi}})
+	if err != nil {
+		return err
+	}
+	med, err := plotter.NewLine(plotter.XYs{{X: x - 0.3, Y: c.ratio.Center}, {X: x + 0.4, Y: c.ratio.Center}})
+	if err != nil {
+		return err
+	}
+	for _, l := range []*plotter.Line{ci, med} {
+		l.LineStyle.Color = verdictColour(c.verdict)
+		l.LineStyle.Width = vg.Points(2)
+		p.Add(l)
+	}
+	lg.interval = ci
+	return nil
 }
 
 // addColumns draws each column's thresholds and pairs, and returns the
@@ -200,6 +259,12 @@ func addColumns(p *plot.Plot, cols []column) (lo, hi float64, lg plotLegends, er
 			p.Add(l)
 			lg.threshold = l
 			lo, hi = min(lo, y), max(hi, y)
+		}
+		if c.ratio.Center > 0 {
+			if err := addInterval(p, x, c, &lg); err != nil {
+				return 0, 0, lg, err
+			}
+			lo, hi = min(lo, c.ratio.Lo), max(hi, c.ratio.Hi)
 		}
 		for _, set := range []struct {
 			xys    plotter.XYs
