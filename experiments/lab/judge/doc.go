@@ -81,7 +81,9 @@
 // out. The experiment is worse if any workload is worse, then unknown, then
 // better, then the same, in that order. Each verdict carries its reason as
 // one plain sentence, for example "instructions:u 1.8 % higher (95 % CI
-// 1.7–1.9 %), above the 1 % criterion and the 0.1 % noise".
+// [+1.7 %, +1.9 %]), above the 1 % criterion and the 0.1 % noise". Every
+// interval, in sentences and tables, is written the same way: signed
+// changes in brackets, low end first.
 //
 // # Why this rule
 //

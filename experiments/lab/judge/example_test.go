@@ -34,7 +34,7 @@ func ExampleJudge() {
 	}
 	// Output:
 	// same — of 1 workload, 1 same (field)
-	// same — instructions:u 0.93 % higher (95 % CI 0.91–0.95 %), a real change within the 1 % criterion (noise 0.035 %); throughput 0.56 % lower (93.8 % CI 0.47–0.78 % over pairs 1, 2 and 4–6; 3 disturbed), within the 3 % criterion
+	// same — instructions:u 0.93 % higher (95 % CI [+0.91 %, +0.95 %]), a real change within the 1 % criterion (noise 0.035 %); throughput 0.56 % lower (93.8 % CI [−0.78 %, −0.47 %] over pairs 1, 2 and 4–6; 3 disturbed), within the 3 % criterion
 	// pair 1 (before first): clean
 	// pair 2 (after first): clean
 	// pair 3 (before first): disturbed after run: cpu_share 13 % below its side's median (limit 3.0 %); cpu_share departures differ by 13 % (limit 3.0 %)

@@ -8,7 +8,7 @@ import (
 )
 
 // This file words verdicts as plain sentences, with percentages written
-// "1.8 %" and intervals "95 % CI 1.7–1.9 %".
+// "1.8 %" and intervals "95 % CI [+1.7 %, +1.9 %]".
 
 // metricReason words the decision about one metric.
 func metricReason(mr *MetricResult, dec decision, total int, skips []skipped, lim Limits, opts Options) string {
@@ -98,23 +98,17 @@ func changeText(ratio float64) string {
 }
 
 // intervalText words the ratio's interval and, when some pairs were left
-// out, the pairs used: "95 % CI 1.7–1.9 % over pairs 1 and 3–6; 2 disturbed".
+// out, the pairs used: "95 % CI [+1.7 %, +1.9 %] over pairs 1 and 3–6; 2
+// disturbed".
 func intervalText(mr *MetricResult, skips []skipped, opts Options) string {
 	r := mr.Ratio
 	var s string
 	if isExact(r) {
 		s = fmt.Sprintf("exact, the same in all %d pairs", r.N)
 	} else {
-		lo, hi := r.Lo-1, r.Hi-1
-		var span string
-		switch {
-		case lo >= 0:
-			span = pct(lo) + "–" + pct(hi) + " %"
-		case hi <= 0:
-			span = pct(hi) + "–" + pct(lo) + " %"
-		default:
-			span = "−" + pct(lo) + " to +" + pct(hi) + " %"
-		}
+		// One interval format for every note and table: signed changes
+		// in brackets, low end first.
+		span := "[" + signedPct(r.Lo-1) + ", " + signedPct(r.Hi-1) + "]"
 		// An interval from order statistics covers with at least the level
 		// asked for, often more; it is named by that level unless too few
 		// pairs kept it below.
@@ -217,6 +211,18 @@ func describeDisturbance(d Disturbance) string {
 		dir = "below"
 	}
 	return fmt.Sprintf("%s run: %s %s %% %s its side's median (limit %s %%)", d.Side, d.Metric, pct(d.Departure), dir, pct(d.Limit))
+}
+
+// signedPct writes a change, a fraction, as a signed percentage with two
+// significant digits: 0.017 as "+1.7 %", −0.0069 as "−0.69 %".
+func signedPct(f float64) string {
+	switch {
+	case f > 0:
+		return "+" + pct(f) + " %"
+	case f < 0:
+		return "−" + pct(f) + " %"
+	}
+	return "0 %"
 }
 
 // pct writes the magnitude of a fraction as a percentage with two
