@@ -111,11 +111,12 @@ func formatSpread(f float64) string {
 }
 
 // formatLimit writes a criterion or threshold, a fraction, as written in a
-// criteria file: 0.01 as "1 %", 0.005 as "0.5 %".
+// criteria file, rounded to two significant digits: 0.01 as "1 %", 0.005
+// as "0.5 %", a noise threshold of 0.012345 as "1.2 %".
 func formatLimit(f float64) string {
-	s := strconv.FormatFloat(f*100, 'g', 6, 64)
+	s := strconv.FormatFloat(f*100, 'g', 2, 64)
 	if strings.ContainsAny(s, "e") {
-		s = sig(f*100, 3)
+		s = sig(f*100, 2)
 	}
 	return s + " %"
 }
@@ -174,6 +175,9 @@ func formatValue(m judge.Metric, v float64) string {
 		return formatBytes(v)
 	case judge.MetricPairedTime:
 		return strconv.FormatFloat(v, 'f', 4, 64)
+	case "task-clock", "cpu-clock":
+		// perf's clocks count nanoseconds: shown as time, with its unit.
+		return formatSeconds(v * 1e-9)
 	}
 	return formatCount(v)
 }
