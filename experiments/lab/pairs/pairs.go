@@ -38,7 +38,7 @@ type Options struct {
 	// cells it has recorded. Without it, such an experiment is refused.
 	Resume bool
 	// CalibrationDir holds the A/A calibration of each commit and suite
-	// (see CalibrationFile); empty is Repo/data/calibration.
+	// (see expdir.CalibrationFile); empty is Repo/data/calibration.
 	CalibrationDir string
 	// Progress receives progress; Terminal makes it one updating line.
 	Progress io.Writer
@@ -74,7 +74,7 @@ type Result struct {
 // once all its cells are recorded, its runs become the calibration of that
 // commit and suite in CalibrationDir. Any other new experiment copies the
 // calibration of its before commit and suite, if there is one, into its
-// directory (CalibrationFile). See CalibrationOrigin.
+// directory (expdir.CalibrationFile). See expdir.CalibrationOrigin.
 func Run(ctx context.Context, o Options) (*Result, error) {
 	r := &runner{o: o}
 	if err := r.prepare(ctx); err != nil {

@@ -57,7 +57,7 @@ const (
 // under callgrind for instructions. The native line's time is that of its
 // fastest region, so it is best measured as many short regions (10-20 ms)
 // in a few fresh processes; the runner runs one process per side at a time
-// and alternates their regions one by one (see runCells). Its lines are its measurements: in each
+// and alternates their regions one by one (see measure.RunCells). Its lines are its measurements: in each
 // pair and on each side they run one after the other, in file order, and
 // together make one run, recorded as one line of runs.jsonl. A workload may
 // not have two lines with the same backend.

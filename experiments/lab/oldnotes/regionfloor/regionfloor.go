@@ -23,7 +23,7 @@ type line struct {
 	WallNs   int64  `json:"wall_ns"`
 }
 
-// The settle rule of experiments/pairs (measure.go), restated here so the
+// The settle rule of the pairs runner (now judge/rounds.go), restated here so the
 // experiment keeps the rule it tested.
 const (
 	settleTolerance = 0.02
@@ -119,7 +119,7 @@ type pair struct {
 	procs int
 }
 
-// deal walks the stream in rounds, as experiments/pairs runs a perf
+// deal walks the stream in rounds, as the pairs runner runs a perf
 // measurement, and returns one pair per block of rounds. With history, each
 // side is also held to the median of its own earlier pairs' floors.
 func deal(stream [][]float64, least, most int, history bool) []pair {
