@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"workbench/experiments/lab/build"
@@ -97,6 +98,16 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	return r.res, r.finish()
 }
 
+// logLines is an io.Writer whose every line goes to the runner's log.
+type logLines struct{ r *runner }
+
+func (w logLines) Write(b []byte) (int, error) {
+	for _, l := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
+		w.r.logf("%s", l)
+	}
+	return len(b), nil
+}
+
 // runner is one call of Run, stage by stage.
 type runner struct {
 	o        Options
@@ -117,12 +128,22 @@ type runner struct {
 	// substitute says why callgrind measurements were substituted, if
 	// they were (see substituteCallgrind).
 	substitute string
+	// p is the progress while cells run; logf writes through it.
+	p *Progress
 }
 
+// logf writes one line to the log: through the progress while it runs,
+// so that on a terminal the line does not land on the status line, and
+// elsewhere it starts with the time of day.
 func (r *runner) logf(format string, args ...any) {
-	if r.o.Log != nil {
-		fmt.Fprintf(r.o.Log, format+"\n", args...)
+	if r.o.Log == nil {
+		return
 	}
+	p := r.p
+	if p == nil {
+		p = &Progress{Terminal: r.o.Terminal}
+	}
+	p.Message(r.o.Log, fmt.Sprintf(format, args...))
 }
 
 // prepare fills in the defaults, reads the suite and resolves the
@@ -147,7 +168,10 @@ func (r *runner) prepare(ctx context.Context) error {
 	if o.Pairs < 1 {
 		return fmt.Errorf("pairs %d: want at least 1", o.Pairs)
 	}
-	r.b = &build.Builder{Repo: o.Repo, CacheDir: o.CacheDir, Log: o.Log}
+	r.b = &build.Builder{Repo: o.Repo, CacheDir: o.CacheDir}
+	if o.Log != nil {
+		r.b.Log = logLines{r}
+	}
 	r.revs = [2]string{o.Before, o.After}
 	for i, rev := range r.revs {
 		if r.commits[i], err = r.b.Resolve(ctx, rev); err != nil {
@@ -318,7 +342,9 @@ func (r *runner) runCells(ctx context.Context) error {
 	for i := range r.prior {
 		hist.add(&r.prior[i])
 	}
-	p := &Progress{W: r.o.Progress, Terminal: r.o.Terminal, Pairs: r.o.Pairs, Total: len(todo), Recorded: res.Skipped}
+	p := &Progress{W: r.o.Progress, Terminal: r.o.Terminal, Pairs: r.o.Pairs, Total: len(todo), Recorded: res.Skipped, Cells: todo}
+	r.p = p
+	defer func() { r.p = nil }()
 	defer p.Done()
 	for k := 0; k < len(todo); {
 		if ctx.Err() != nil {
@@ -358,7 +384,7 @@ func (r *runner) runGroup(ctx context.Context, group []measure.Cell, hist *floor
 		builds = append(builds, b)
 		dumps = append(dumps, profileDumpDir(res.Dir, c))
 	}
-	p.Starting(group[0])
+	p.Starting(group...)
 	ls, err := measure.RunCells(ctx, &r.controls, r.su.Timeout, measure.Group{Cells: group, Builds: builds, DumpDirs: dumps, Refs: refs})
 	if errors.Is(err, measure.ErrInterrupted) {
 		return interrupted(res, ctx.Err())

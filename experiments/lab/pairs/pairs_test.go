@@ -323,7 +323,8 @@ func TestRun_Resume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(progress.String(), "run 6/12: pair 1 of 2 after count-b: ok") {
+	// Each line of a log starts with the time of day, HH:MM:SS.
+	if first := progress.String(); len(first) < 9 || first[2] != ':' || first[5] != ':' || !strings.HasPrefix(first[9:], "run 6/12: pair 1 of 2 after count-b: ok") {
 		t.Errorf("progress of the resumed session:\n%s", progress)
 	}
 	if res2.Experiment != res.Experiment || res2.Skipped != 5 || res2.Ran != 7 {
