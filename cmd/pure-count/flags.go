@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"workbench/experiments/lab/judge"
+	"workbench/experiments/lab/stats"
 	"workbench/perfcount"
 )
 
@@ -110,7 +110,7 @@ type summary struct {
 }
 
 func summarise(vals []float64) summary {
-	med, lo, hi := judge.Median(vals), slices.Min(vals), slices.Max(vals)
+	med, lo, hi := stats.Median(vals), slices.Min(vals), slices.Max(vals)
 	sp := 0.0
 	if med != 0 {
 		sp = (hi - lo) / med

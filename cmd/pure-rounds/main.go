@@ -26,7 +26,7 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 	"workbench/experiments/lab/expdir"
-	"workbench/experiments/lab/judge"
+	"workbench/experiments/lab/stats"
 )
 
 func main() {
@@ -182,7 +182,7 @@ func writeRounds(dir string) error {
 			fmt.Fprintf(&b, "| %d | %d | %s | %s | %s | %s | %s |\n", p, len(changes), strings.Join(changes, " "), sd, se, cs, recorded)
 		}
 		if len(sds) > 0 {
-			fmt.Fprintf(&b, "\nMedian SD of a pair's rounds: %.2f %%.\n", 100*judge.Median(sds))
+			fmt.Fprintf(&b, "\nMedian SD of a pair's rounds: %.2f %%.\n", 100*stats.Median(sds))
 		}
 		if len(second) >= 2 {
 			m := stat.Mean(second, nil)
@@ -229,5 +229,5 @@ func coupleMedian(bef, aft cell) float64 {
 	if len(cs) == 0 {
 		return math.NaN()
 	}
-	return judge.Median(cs)
+	return stats.Median(cs)
 }

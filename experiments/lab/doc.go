@@ -7,8 +7,9 @@
 //
 //   - expdir: the experiment directory's files, their format and readers.
 //   - suite: the .suite files.
+//   - stats: the module's one median (a leaf, so pure-count can use it).
 //   - judge: the statistics and the verdict (with the runner's estimators
-//     and settling rules, rounds.go, and the module's one Median).
+//     and settling rules, rounds.go).
 //   - build: building revisions; the options pairs and bisect share.
 //   - measure: running subject processes and parsing their output.
 //   - pairs: the before/after runner (`just pairs`).

@@ -16,6 +16,7 @@ import (
 	"workbench/experiments/lab/build"
 	"workbench/experiments/lab/judge"
 	"workbench/experiments/lab/measure"
+	"workbench/experiments/lab/stats"
 	"workbench/experiments/lab/suite"
 )
 
@@ -427,7 +428,7 @@ func (bs *bisector) step(ctx context.Context, role, rev, commit string) (Step, e
 		s.Skipped = "measurement failed: " + ms.Error
 		return s, nil
 	}
-	s.Count = judge.Median(s.Counts)
+	s.Count = stats.Median(s.Counts)
 	s.Ratio = 1
 	if role != RoleGood {
 		s.Ratio = s.Count / bs.res.Good.Count

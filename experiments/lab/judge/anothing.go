@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/stat/distuv"
+	"workbench/experiments/lab/stats"
 )
 
 // This file holds the distribution-free assumption: the values are
@@ -30,7 +31,7 @@ func MedianCI(xs []float64, confidence float64) Summary {
 	s := slices.Clone(xs)
 	slices.Sort(s)
 	k, coverage := medianOrder(n, confidence)
-	sum := Summary{Center: Median(s), Lo: s[k-1], Hi: s[n-k], Confidence: coverage, N: n}
+	sum := Summary{Center: stats.Median(s), Lo: s[k-1], Hi: s[n-k], Confidence: coverage, N: n}
 	if coverage < confidence-coverageSlack {
 		sum.Warnings = append(sum.Warnings, fmt.Errorf(
 			"%d values cannot give a %s confidence interval: the widest one, from the smallest to the largest value, has %s; %d values are needed",

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"workbench/experiments/lab/expdir"
+	"workbench/experiments/lab/stats"
 )
 
 // This file holds the disturbance assumption: a run that received much less
@@ -86,12 +87,12 @@ func (rule DisturbanceRule) outliers(xs []float64) (med, limit float64, out []bo
 	if len(xs) < rule.MinRuns || len(xs) == 0 {
 		return 0, 0, nil, false
 	}
-	med = Median(xs)
+	med = stats.Median(xs)
 	dev := make([]float64, len(xs))
 	for i, x := range xs {
 		dev[i] = math.Abs(x - med)
 	}
-	mad := Median(dev)
+	mad := stats.Median(dev)
 	abs := math.Max(rule.K*1.4826*mad, rule.Floor*math.Abs(med))
 	if med != 0 {
 		limit = abs / math.Abs(med)

@@ -111,8 +111,8 @@
 // options.go the statistical settings, pairs.go the grouping of runs,
 // metric.go the metrics and their directions, calibration.go the A/A
 // ratios, verdict.go the decision, reason.go its wording, judge.go the
-// pipeline and report.go the results. summary.go holds Median, the
-// module's one median (NaN values left out, NaN for none), and rounds.go
+// pipeline and report.go the results. The module's one median is
+// stats.Median (NaN values left out, NaN for none), and rounds.go
 // the runner's estimators and settling rules: the interquartile mean of a
 // round's region ratios, the median of couples of rounds (PairedLog), and
 // Rounds.Another, when a native measurement has run enough rounds; package

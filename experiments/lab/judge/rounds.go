@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/stat"
+	"workbench/experiments/lab/stats"
 )
 
 // The estimators of the runner's native measurements and its rules for
@@ -86,7 +87,7 @@ func Couples(roundLogs []float64) []float64 {
 // aside the regions a burst of load hit on one side (experiment 018).
 func PairedLog(roundLogs, pooled []float64) (float64, bool) {
 	if cs := Couples(roundLogs); len(cs) > 0 {
-		return Median(cs), true
+		return stats.Median(cs), true
 	}
 	if len(pooled) >= MinPairedRegions {
 		return InterquartileMean(pooled), true

@@ -3,6 +3,8 @@ package judge
 import (
 	"math"
 	"slices"
+
+	"workbench/experiments/lab/stats"
 )
 
 // Summary is the center of a set of values with a confidence interval around
@@ -22,29 +24,6 @@ type Summary struct {
 	Warnings []error
 }
 
-// Median returns the median of xs, the middle value or the mean of the two
-// middle ones, and does not modify xs. It is the module's one median: the
-// judge, the runner's settling rules, the note and the kvbench note all use
-// it. NaN values (a measurement that gave none) are left out, and the median
-// of no value is NaN, so a missing value is never mistaken for a zero.
-func Median(xs []float64) float64 {
-	s := make([]float64, 0, len(xs))
-	for _, x := range xs {
-		if !math.IsNaN(x) {
-			s = append(s, x)
-		}
-	}
-	n := len(s)
-	if n == 0 {
-		return math.NaN()
-	}
-	slices.Sort(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
-}
-
 // Spread is the relative spread of xs, (max-min)/median, as pure-count
 // reports it. It is 0 for fewer than two values and +Inf when the median is
 // 0 but the values differ.
@@ -56,7 +35,7 @@ func Spread(xs []float64) float64 {
 	if lo == hi {
 		return 0
 	}
-	m := math.Abs(Median(xs))
+	m := math.Abs(stats.Median(xs))
 	if m == 0 {
 		return math.Inf(1)
 	}

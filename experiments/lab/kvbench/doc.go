@@ -19,7 +19,7 @@
 //	plan.go       the cells of one round, in rotated order (Plan)
 //	record.go     Record, the JSON line written per cell
 //	note.go       WriteNote, the experiment's note.md from its records, with the
-//	              lab's one median (judge.Median) and table writer (mdtable)
+//	              lab's one median (stats.Median) and table writer (mdtable)
 //
 // # Method
 //

@@ -12,8 +12,8 @@ import (
 	"strings"
 
 	"workbench/experiments/lab/expdir"
-	"workbench/experiments/lab/judge"
 	"workbench/experiments/lab/mdtable"
+	"workbench/experiments/lab/stats"
 )
 
 // findingsFile is the hand-written analysis a note quotes, when present:
@@ -226,11 +226,11 @@ func writeTargets(b *strings.Builder, rs *runs) {
 	t := mdtable.New("target", "workload", "per round", ">median", ">needed", "verdict")
 	for _, tg := range targets {
 		rat := rs.ratios(tg.workload, NamePure, tg.ref)
-		m := judge.Median(rat)
+		m := stats.Median(rat)
 		t.Row(tg.what, tg.workload, fmtList(rat, "%.2f"), fmtF(m, "%.2f"), "≥ "+strconv.FormatFloat(tg.need, 'f', 2, 64), verdict(m, m >= tg.need))
 	}
 	allocs := rs.perRound(WorkloadPointGet, NamePure, func(r Record) float64 { return r.AllocsPerOp })
-	m := judge.Median(allocs)
+	m := stats.Median(allocs)
 	t.Row("point reads into a borrowed value: zero allocations (allocations per read)",
 		WorkloadPointGet, fmtSig3List(allocs), sig3(m), fmt.Sprintf("< %g", zeroAllocs), verdict(m, m < zeroAllocs))
 	t.Write(b)
@@ -283,9 +283,9 @@ func writeWorkload(b *strings.Builder, rs *runs, w string) {
 			p99 := rs.perRound(w, c, func(r Record) float64 { return deref(r.P99S) })
 			cpu := rs.perRound(w, c, func(r Record) float64 { return r.CPUPerOpS })
 			syncs := rs.perRound(w, c, func(r Record) float64 { return deref(r.SyncsPerOp) })
-			t.Row(c, FormatInt(judge.Median(ops)), fmtIntList(ops),
-				fmtF(judge.Median(rs.ratios(w, NamePure, c)), "%.2f"), fmtMs(judge.Median(p50)), fmtMs(judge.Median(p99)),
-				fmtUs(judge.Median(cpu)), naOr(judge.Median(syncs), "%.3f"))
+			t.Row(c, FormatInt(stats.Median(ops)), fmtIntList(ops),
+				fmtF(stats.Median(rs.ratios(w, NamePure, c)), "%.2f"), fmtMs(stats.Median(p50)), fmtMs(stats.Median(p99)),
+				fmtUs(stats.Median(cpu)), naOr(stats.Median(syncs), "%.3f"))
 		}
 		t.Write(b)
 		b.WriteString("\n")
@@ -305,8 +305,8 @@ func writeWorkload(b *strings.Builder, rs *runs, w string) {
 		cpu := rs.perRound(w, c, func(r Record) float64 { return r.CPUPerOpS })
 		allocs := rs.perRound(w, c, func(r Record) float64 { return r.AllocsPerOp })
 		load := rs.perRound(w, c, func(r Record) float64 { return r.LoadS })
-		t.Row(c, FormatInt(judge.Median(ops)), fmtIntList(ops),
-			fmtF(judge.Median(rs.ratios(w, NamePure, c)), "%.2f"), fmtUs(judge.Median(cpu)), sig3(judge.Median(allocs)), sig3(judge.Median(load))+" s")
+		t.Row(c, FormatInt(stats.Median(ops)), fmtIntList(ops),
+			fmtF(stats.Median(rs.ratios(w, NamePure, c)), "%.2f"), fmtUs(stats.Median(cpu)), sig3(stats.Median(allocs)), sig3(stats.Median(load))+" s")
 	}
 	t.Write(b)
 	b.WriteString("\n")
@@ -359,7 +359,7 @@ func writeWarnings(b *strings.Builder, rs *runs) {
 		}
 	}
 	for _, t := range targets {
-		if math.IsNaN(judge.Median(rs.ratios(t.workload, NamePure, t.ref))) {
+		if math.IsNaN(stats.Median(rs.ratios(t.workload, NamePure, t.ref))) {
 			ws = append(ws, fmt.Sprintf("target %q not measured: no round ran both pure and %s in %s", t.what, t.ref, t.workload))
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"workbench/experiments/lab/build"
 	"workbench/experiments/lab/expdir"
 	"workbench/experiments/lab/judge"
+	"workbench/experiments/lab/stats"
 	"workbench/experiments/lab/suite"
 	"workbench/perfcount"
 )
@@ -487,7 +488,7 @@ func parseCountOutput(out *output, workload, backend string, stdouts ...[]byte) 
 		out.metrics.Throughput = slices.Max(thr)
 		if len(cpuOp) > 0 {
 			out.metrics.CPUPerOp = slices.Min(cpuOp)
-			out.metrics.CPUShare = judge.Median(share)
+			out.metrics.CPUShare = stats.Median(share)
 		}
 	}
 	return ops, nil

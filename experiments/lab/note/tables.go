@@ -8,6 +8,7 @@ import (
 	"workbench/experiments/lab/expdir"
 	"workbench/experiments/lab/judge"
 	"workbench/experiments/lab/mdtable"
+	"workbench/experiments/lab/stats"
 	"workbench/perfcount"
 )
 
@@ -229,5 +230,5 @@ func formatMedian(xs []float64) string {
 	if len(xs) == 0 {
 		return "—"
 	}
-	return formatCount(judge.Median(xs))
+	return formatCount(stats.Median(xs))
 }

@@ -4,8 +4,8 @@ import (
 	"slices"
 
 	"workbench/experiments/lab/expdir"
-	"workbench/experiments/lab/judge"
 	"workbench/experiments/lab/measure"
+	"workbench/experiments/lab/stats"
 )
 
 // floorHistory keeps, per workload and side, the floors (wall nanoseconds
@@ -33,5 +33,5 @@ func (h floorHistory) ref(workload string, side measure.Side) float64 {
 	if len(fs) == 0 {
 		return 0
 	}
-	return judge.Median(fs)
+	return stats.Median(fs)
 }

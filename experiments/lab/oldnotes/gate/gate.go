@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"workbench/experiments/lab/expdir"
-	"workbench/experiments/lab/judge"
+	"workbench/experiments/lab/stats"
 )
 
 // pair is one simulated A/A pair: both sides ran the same binary; each
@@ -130,7 +130,7 @@ func writeEstimators(b *bytes.Buffer, order []key, groups map[key][]pair) {
 				sum += x
 			}
 			ests["fastest"] = append(ests["fastest"], 100*(floor(p.B)/floor(p.A)-1))
-			ests["paired median"] = append(ests["paired median"], 100*(math.Exp(judge.Median(logs))-1))
+			ests["paired median"] = append(ests["paired median"], 100*(math.Exp(stats.Median(logs))-1))
 			ests["paired IQ mean"] = append(ests["paired IQ mean"], 100*(math.Exp(sum/float64(len(mid)))-1))
 		}
 		for _, n := range names {

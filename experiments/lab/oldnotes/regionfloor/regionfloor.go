@@ -11,7 +11,7 @@ import (
 	"slices"
 
 	"workbench/experiments/lab/expdir"
-	"workbench/experiments/lab/judge"
+	"workbench/experiments/lab/stats"
 )
 
 // line is one of pure-count's run lines, with the process number run.sh adds.
@@ -88,7 +88,7 @@ func Write(dir string) error {
 				continue
 			}
 			floors = append(floors, slices.Min(r))
-			meds = append(meds, judge.Median(r))
+			meds = append(meds, stats.Median(r))
 		}
 		least := slices.Min(floors)
 		fmt.Fprintf(&b, "| %s | %d | %.0f | %.3f to %.3f | %.3f to %.3f |\n", w, len(floors), least,
@@ -132,7 +132,7 @@ func deal(stream [][]float64, least, most int, history bool) []pair {
 		if !history || len(past[side]) == 0 {
 			return true
 		}
-		ref := judge.Median(past[side])
+		ref := stats.Median(past[side])
 		return slices.Min(f) <= ref*(1+settleTolerance)
 	}
 	for s := 0; ; {
