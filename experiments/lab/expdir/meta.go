@@ -159,8 +159,9 @@ type Changes struct {
 	// Commits are the commits after before up to after on after's
 	// first-parent path, oldest first; none for an A/A experiment.
 	Commits []Commit `json:"commits"`
-	// Diffstat is `git diff --shortstat` of the files outside
-	// experiments/, "" when the change touches none of them.
+	// Diffstat is `git diff --shortstat` of the files outside the
+	// experiments' data (experiments/NNN-slug, experiments/probes, the
+	// index): "" when the change touches no code.
 	Diffstat string `json:"diffstat"`
 }
 

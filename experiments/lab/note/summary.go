@@ -62,7 +62,8 @@ func (e *Experiment) writeSummary(b *strings.Builder) {
 }
 
 // whatChanged says, in one paragraph, what the after side changes: each
-// commit's subject and the files changed outside experiments/.
+// commit's subject and the code it changes (everything but the
+// experiments' data).
 func (e *Experiment) whatChanged() string {
 	m := e.Meta
 	if m.AA || (m.Before.Commit != "" && m.Before.Commit == m.After.Commit) {
@@ -81,9 +82,9 @@ func (e *Experiment) whatChanged() string {
 		s += " (" + strings.Join(subj, "; ") + ")"
 	}
 	if c.Diffstat == "" {
-		return s + "; no code changed: the commits touch only files under experiments/."
+		return s + "; no code changed: the commits touch only the experiments' data."
 	}
-	return s + "; outside experiments/: " + c.Diffstat + "."
+	return s + "; code: " + c.Diffstat + "."
 }
 
 // summaryValues returns a deciding metric's before and after medians with

@@ -14,7 +14,7 @@ func TestWhatChanged(t *testing.T) {
 		Before: expdir.Build{Commit: "aaaaaaaaaaaaaaaa"}, After: expdir.Build{Commit: "bbbbbbbbbbbbbbbb"},
 		Changes: &expdir.Changes{Commits: []expdir.Commit{{Hash: "bbbbbbb", Subject: "store: faster gets"}}, Diffstat: "2 files changed, 10 insertions(+), 3 deletions(-)"},
 	}}
-	if got := e.whatChanged(); !strings.Contains(got, "1 commit (`bbbbbbb` store: faster gets)") || !strings.Contains(got, "outside experiments/: 2 files changed") {
+	if got := e.whatChanged(); !strings.Contains(got, "1 commit (`bbbbbbb` store: faster gets)") || !strings.Contains(got, "code: 2 files changed") {
 		t.Errorf("with code: %q", got)
 	}
 	e.Meta.Changes.Diffstat = ""

@@ -110,8 +110,14 @@ func harnessInfo(ctx context.Context, repo string) expdir.Harness {
 	return h
 }
 
+// dataPathspecs exclude the experiments' data from a diff: the numbered
+// experiment directories, the probes and the index. The lab's code
+// (experiments/lab) and the suites are code: they change what is measured
+// or how.
+var dataPathspecs = []string{":(exclude,glob)experiments/[0-9]*/**", ":(exclude)experiments/probes", ":(exclude)experiments/README.md"}
+
 // changesBetween returns the commits from before to after and the diffstat
-// of the files outside experiments/; nil when git cannot say.
+// of the files outside the experiments' data; nil when git cannot say.
 func changesBetween(ctx context.Context, repo, before, after string) *expdir.Changes {
 	c := &expdir.Changes{Commits: []expdir.Commit{}}
 	if before == after {
@@ -126,7 +132,7 @@ func changesBetween(ctx context.Context, repo, before, after string) *expdir.Cha
 			c.Commits = append(c.Commits, expdir.Commit{Hash: h, Subject: subj})
 		}
 	}
-	if c.Diffstat, err = build.Git(ctx, repo, "diff", "--shortstat", before, after, "--", ".", ":(exclude)experiments"); err != nil {
+	if c.Diffstat, err = build.Git(ctx, repo, append([]string{"diff", "--shortstat", before, after, "--", "."}, dataPathspecs...)...); err != nil {
 		return nil
 	}
 	c.Diffstat = strings.TrimSpace(c.Diffstat)

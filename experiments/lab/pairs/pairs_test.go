@@ -123,7 +123,7 @@ func TestRun_EndToEnd(t *testing.T) {
 		t.Errorf("ran %d, failed %d, skipped %d; want 12, 4, 0", res.Ran, res.Failed, res.Skipped)
 	}
 	// meta.json says what the after commit changes: its commit, and the
-	// code it touches outside experiments/.
+	// code it touches (everything but the experiments' data).
 	if c := res.Meta.Changes; c == nil || len(c.Commits) != 1 || c.Commits[0].Subject == "" || c.Diffstat == "" {
 		t.Errorf("changes recorded: %+v", c)
 	}
