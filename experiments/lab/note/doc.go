@@ -28,11 +28,11 @@
 //
 // # The note
 //
-// Its sections, in order: the title (marked A/A for an A/A run) and what
-// was compared; the summary (summary.go: the verdict, what changed, from
+// Its sections, in order: the title (marked A/A for an A/A run); the
+// summary (summary.go: the verdict on the third line, what changed, from
 // meta.json's changes, and one row per deciding metric of each workload
-// with units, change, 95 % interval and threshold); Verdict (the
-// experiment's verdict and one sentence per workload, the A/A noise floor
+// with units, change, 95 % interval and threshold); what was compared;
+// Verdict (the experiment's verdict and one sentence per workload, the A/A noise floor
 // when there are calibration runs, and every warning); Criteria (as read,
 // where they came from, and as applied); Machine and controls; Pairs (per
 // workload, each pair's order, values of the deciding metrics, changes and

@@ -15,17 +15,19 @@ import (
 // the same Experiment always gives the same bytes: every list is in a
 // fixed order and every number in a fixed format (see format.go).
 //
-// The sections, in order: the title (marked A/A for an A/A run) and what
-// was compared; the summary (the verdict, what changed, one row per
-// deciding metric with units, change, interval and threshold); Verdict (the
+// The sections, in order: the title (marked A/A for an A/A run); the
+// summary (the verdict, what changed, one row per deciding metric with
+// units, change, interval and threshold), so that the verdict is the third
+// line; what was compared and from which files; Verdict (the
 // experiment's and one sentence per workload, the A/A noise floor when
 // there are calibration runs, and warnings); Criteria; Machine and
 // controls; Pairs; Medians and 95 % intervals; Instruction counts; Failed
 // runs; Plot; Where the instructions moved.
 func (e *Experiment) Write(w io.Writer) error {
 	var b strings.Builder
-	e.writeTitle(&b)
+	fmt.Fprintf(&b, "# Experiment %s%s\n\n", e.Name, aaTitle(e.Meta))
 	e.writeSummary(&b)
+	e.writeCompared(&b)
 	e.writeVerdict(&b)
 	e.writeCriteria(&b)
 	e.writeMachine(&b)
@@ -39,10 +41,10 @@ func (e *Experiment) Write(w io.Writer) error {
 	return err
 }
 
-// writeTitle writes the title and one paragraph on what was compared.
-func (e *Experiment) writeTitle(b *strings.Builder) {
+// writeCompared writes one paragraph on what was compared, how and from
+// which files; it follows the summary, which the title heads.
+func (e *Experiment) writeCompared(b *strings.Builder) {
 	m := e.Meta
-	fmt.Fprintf(b, "# Experiment %s%s\n\n", e.Name, aaTitle(m))
 	fmt.Fprintf(b, "Before %s against after %s", side(m.Before), side(m.After))
 	if m.Suite != "" {
 		fmt.Fprintf(b, ", suite %s", code(m.Suite))
