@@ -219,9 +219,15 @@ func createOSFile(path string) (*osFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+	lock, err := os.Open(path) // the lock's own descriptor (see osFile)
+	if err == nil {
+		if err = unix.Flock(int(lock.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+			lock.Close()
+		}
+	}
+	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
-	return &osFile{f: f}, nil
+	return &osFile{f: f, lock: lock}, nil
 }

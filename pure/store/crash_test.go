@@ -21,6 +21,10 @@ func TestMain(m *testing.M) {
 		crashChild(path)
 		os.Exit(0)
 	}
+	if path := os.Getenv("STORE_OPEN_CHILD"); path != "" {
+		openChild(path)
+		os.Exit(0)
+	}
 	os.Exit(m.Run())
 }
 

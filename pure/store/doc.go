@@ -131,6 +131,24 @@
 // reference, and a mapping is unmapped when the last is released. That is why a borrowed value stays readable
 // however the key or the file changes.
 //
+// # Misuse
+//
+// Release of a Snapshot or a Borrowed is idempotent: a second (or
+// concurrent) Release does nothing, and so does Release of a transaction's
+// snapshot (Tx.Snapshot), which the transaction releases when it ends.
+// Snapshots and borrowed values are allocated per call, not pooled, so a
+// stale pointer can never release an object handed to another reader.
+// A read through a released snapshot (Get, Range, Borrow) panics with
+// "store: Snapshot used after Release" rather than reading memory that may
+// be unmapped.
+//
+// The file's advisory lock (flock) is held on a descriptor of its own that
+// is never mapped, so Close releases it at once: the file can be opened
+// again, in this process or another, while snapshots and borrowed values
+// of the closed handle are still being read. They read the version they
+// pinned; a new handle only appends, or renames a compacted file over the
+// path, so the bytes they read are never changed under them.
+//
 // # Compaction
 //
 // Compact copies the nodes and values reachable from the current root into

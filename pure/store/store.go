@@ -55,8 +55,8 @@ type Options struct {
 // the writer or each other; commits are grouped (see doc.go). Compact and
 // Close wait for the commit in progress.
 //
-// Lifetime: Close makes the handle unusable; snapshots and borrowed values
-// taken before stay valid until released.
+// Lifetime: Close makes the handle unusable and releases the file's lock;
+// snapshots and borrowed values taken before stay valid until released.
 type Store struct {
 	path     string
 	opts     Options
@@ -236,8 +236,11 @@ func (s *Store) load(f File) error {
 
 // Close closes the store after the commit in progress (and the sync in
 // flight). Queued and later commits fail with ErrClosed. Snapshots and
-// borrowed values stay valid until released. Close returns ErrClosed if
-// already closed.
+// borrowed values stay valid until released, and they do not keep the
+// file: Close releases its lock at once, so the file can be opened again,
+// in this process or another, while they are still being read (they read
+// the versions they pinned, whatever the new handle writes). Close returns
+// ErrClosed if already closed.
 func (s *Store) Close() error {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
