@@ -92,9 +92,9 @@ func (s *Store) compactLocked() error {
 	}
 
 	// 2. Copy the live tree, children before parents, then its head.
-	c := copier{d: s.m.data, f: f, pos: 0, buf: append(make([]byte, 0, 1<<20), encodeFileHeader()...)}
+	c := copier{d: s.m.data, f: f, pos: 0, buf: append(make([]byte, 0, 1<<20), newFileImage(formatVersion)...)}
 	c.crc = 0
-	c.regionFrom = headerSize
+	c.regionFrom = dataStartV2
 	root := uint64(0)
 	if cur.h.root != 0 {
 		root = c.node(cur.h.root)
@@ -116,6 +116,17 @@ func (s *Store) compactLocked() error {
 		return fail(c.err)
 	}
 	end := h.off + headSize
+	ckpt := noCheckpoint()
+	if !s.ram {
+		// Checkpoint the one head, so opening the new file does not read it
+		// all; the file is not the store's until it is synced and renamed.
+		var sb [slotSize]byte
+		encodeSlot(&sb, h)
+		if _, err := f.WriteAt(sb[:], int64(slotOffset(0))); err != nil {
+			return fail(err)
+		}
+		ckpt = checkpoint{slot: 0, h: h}
+	}
 
 	// 3. Make the new file durable before it replaces the old one.
 	if err := f.Sync(); err != nil {
@@ -146,6 +157,7 @@ func (s *Store) compactLocked() error {
 	//    store reference) and close the old file.
 	old, oldM := s.f, s.m
 	s.f, s.m, s.end, s.tip, s.filled = f, m, end, h, end
+	s.setCheckpoints(dataStartV2, ckpt)
 	m.acquire() // the version's own reference
 	s.publish(&version{m: m, h: h})
 	oldM.release() // the writer's reference on the old mapping

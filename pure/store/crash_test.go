@@ -30,8 +30,20 @@ func TestMain(m *testing.M) {
 
 // crashChild commits from six goroutines until it is killed, printing
 // "ack KEY REV" for every key of every acknowledged commit.
+//
+// STORE_CRASH_CHECKPOINT, when set, is the checkpoint interval in bytes, so
+// that kills land while and right after checkpoint slots are written.
 func crashChild(path string) {
-	s, err := Open(path, nil)
+	opts := &Options{}
+	if v := os.Getenv("STORE_CRASH_CHECKPOINT"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "child: STORE_CRASH_CHECKPOINT:", err)
+			os.Exit(2)
+		}
+		opts.ckptEvery = n
+	}
+	s, err := Open(path, opts)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "child:", err)
 		os.Exit(2)
@@ -106,9 +118,17 @@ func TestCrash_KillDuringCommits(t *testing.T) {
 	path := tempPath(t)
 	var acked, lost int
 	for c := range cycles {
-		acks := runCrashChild(t, path, rng.IntN(400))
+		// Every other cycle checkpoints often (every 8 KiB: every few
+		// commits), so kills land while and right after slots are written.
+		every := int64(0)
+		if c%2 == 1 {
+			every = 8 << 10
+		}
+		acks := runCrashChild(t, path, rng.IntN(400), every)
 		acked += len(acks)
-		s, err := Open(path, &Options{Strict: true})
+		// A plain open starts from the checkpoint; Check below verifies
+		// the whole file, checkpoint slots included.
+		s, err := Open(path, nil)
 		if err != nil {
 			t.Fatalf("cycle %d: reopen after kill: %v", c, err)
 		}
@@ -135,12 +155,16 @@ func TestCrash_KillDuringCommits(t *testing.T) {
 	fmt.Printf("%d cycles, %d acknowledged, %d lost\n", cycles, acked, lost)
 }
 
-// runCrashChild starts a child committing to path, kills it after it
-// acknowledged killAfter writes and returns every acknowledgement it
-// printed before dying.
-func runCrashChild(t *testing.T, path string, killAfter int) []ack {
+// runCrashChild starts a child committing to path (checkpointing every
+// ckptEvery bytes; 0: the default), kills it after it acknowledged
+// killAfter writes and returns every acknowledgement it printed before
+// dying.
+func runCrashChild(t *testing.T, path string, killAfter int, ckptEvery int64) []ack {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "STORE_CRASH_CHILD="+path)
+	if ckptEvery != 0 {
+		cmd.Env = append(cmd.Env, fmt.Sprint("STORE_CRASH_CHECKPOINT=", ckptEvery))
+	}
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {

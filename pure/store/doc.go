@@ -15,30 +15,39 @@
 //
 // # Pieces
 //
-//	format.go    file header, head record, record header, checksums
-//	node.go      node and value records: reading in place, encoding
-//	tree.go      the writer's working tree: edits, split, merge, spill
-//	leaf.go      lazy leaves: edits listed over the clean leaf
-//	patch.go     writing a node as a patched copy of its clean record
-//	scratch.go   the leader's memory, reused from group to group
-//	tx.go        transactions, revisions and conflicts
-//	group.go     group commit: queue, leader hand-off, pipeline, gathering
-//	commit.go    one group's write and its sync, in numbered steps
-//	prealloc.go  zeros written ahead of the end, so syncs skip metadata
-//	recover.go   finding the last valid head when opening
-//	mapping.go   reference-counted mappings and published versions
-//	snapshot.go  snapshots, range scans, borrowed values
-//	compact.go   compaction
-//	check.go     the consistency checker (and strict mode)
-//	file.go      the File interface, the mmap/fdatasync implementation
-//	ram.go       RAM mode's in-memory File
-//	errors.go    sentinel errors, by phase
+//	format.go      file header, head record, record header, checksums
+//	node.go        node and value records: reading in place, encoding
+//	tree.go        the writer's working tree: edits, split, merge, spill
+//	leaf.go        lazy leaves: edits listed over the clean leaf
+//	patch.go       writing a node as a patched copy of its clean record
+//	scratch.go     the leader's memory, reused from group to group
+//	tx.go          transactions, revisions and conflicts
+//	group.go       group commit: queue, leader hand-off, pipeline, gathering
+//	commit.go      one group's write and its sync, in numbered steps
+//	prealloc.go    zeros written ahead of the end, so syncs skip metadata
+//	checkpoint.go  checkpoint slots: a synced head that recovery starts from
+//	recover.go     finding the last valid head when opening
+//	mapping.go     reference-counted mappings and published versions
+//	snapshot.go    snapshots, range scans, borrowed values
+//	compact.go     compaction
+//	check.go       the consistency checker (and strict mode)
+//	file.go        the File interface, the mmap/fdatasync implementation
+//	ram.go         RAM mode's in-memory File
+//	errors.go      sentinel errors, by phase
 //
 // # File format
 //
 // All integers are little-endian. The file starts with a 64-byte header
-// (magic "PURETREE", format version, CRC-32C of the header). Records
-// follow back to back, never modified once written:
+// (magic "PURETREE", format version, where records start, CRC-32C of the
+// header), alone in the first 4 KiB page. Version 2 files then hold two
+// checkpoint slots, each in a page of its own (at 4096 and 8192), the only
+// bytes ever rewritten in place:
+//
+//	slot          magic "PURECKPT", head offset u64, a copy of that head
+//	              record (64 bytes), CRC-32C of the slot (84 bytes in all)
+//
+// Records start at 12288 and follow back to back, never modified once
+// written:
 //
 //	every record  kind u8, flags u8, count u16, len u32, then len-8 bytes
 //	'L' leaf      count entry offsets (u32), then entries:
@@ -50,6 +59,13 @@
 //	              its leaf, so rewriting the leaf does not copy it
 //	'H' head      64 bytes: magic "PUREHEAD", seq, rev, root offset,
 //	              previous head offset, key count, data CRC, head CRC
+//
+// Version 1 files, written before checkpoints, have no slots: records
+// start right after the header, at 64. This package reads both versions.
+// It appends to a version 1 file as version 1 (no checkpoints, so every
+// Open scans it in full) and Compact rewrites it as version 2; nothing is
+// migrated at Open, which would mean copying the file. Head records are
+// the same in both versions.
 //
 // A node is addressed by its file offset (0 means none). Nodes are split
 // at about 2 KiB and edited nodes below a quarter of that are merged with a
@@ -77,18 +93,53 @@
 // block allocation), which on ext4 nearly halves its cost. The zeros are
 // not records; only the commit that appends a chunk of them pays for it.
 //
+// # Checkpoints
+//
+// A checkpoint slot names a head whose sync has returned. A commit leader
+// writes one once ckptEvery bytes of records (4 MiB) follow the head the
+// newest slot names: it names the head written before its own group
+// (synced, since a group is written only after the previous group's sync
+// returned), goes out with the group's records and head, and is made
+// durable by the group's own sync, so checkpoints add no sync. The two
+// slots alternate, and the next slot is written only after that sync
+// returned, so at most one slot is unsynced at any time and the other
+// holds a durable checkpoint. A crash can leave the slot being written
+// old, new or torn; old and new name synced heads, and a torn slot fails
+// its CRC, so Open uses the other. Close checkpoints the last head (one
+// write and one sync), so a clean reopen verifies only that head.
+// Compact's new file carries a checkpoint of its one head.
+//
 // # Recovery
 //
-// Open scans the records from the header: node and value records are
-// skipped by length, and each head must verify both checksums, name the
-// previous valid head as prev and carry seq one higher. The last head that
-// does is the recovered version; anything after it is a torn tail (an
-// unsynced commit cut by a crash or power loss, or preallocated zeros) and
-// is truncated, then the truncation is synced, before any new commit. If a valid head is found
-// beyond the point of damage, the damage is not a torn tail (something
-// synced after it) and Open reports ErrCorrupt instead of truncating.
-// Since a file is only appended to, bytes once synced are never at risk
-// from a later crash.
+// Open starts from the newest slot whose CRC verifies, if any. The head
+// it names must read back exactly as the slot copied it (else ErrCorrupt:
+// a slot is written only after its head was synced); that head's own
+// checksum is verified, its data checksum and everything before it are
+// not re-read. Open then scans the records after it: node and value
+// records are skipped by length, and each head must verify both
+// checksums, name the previous valid head as prev and carry seq one
+// higher. The last head that does is the recovered version; anything after
+// it is a torn tail (an unsynced commit cut by a crash or power loss, or
+// preallocated zeros) and is truncated, then the truncation is synced,
+// before any new commit. If a valid head is found beyond the point of
+// damage, the damage is not a torn tail (something synced after it) and
+// Open reports ErrCorrupt instead of truncating. Since records are only
+// appended, bytes once synced are never at risk from a later crash. So
+// Open's time grows with the records written since the last checkpoint,
+// not with the file.
+//
+// Without a valid slot (version 1 files, a store that never wrote one)
+// the scan starts at the first record. With Options.Strict it always does,
+// verifying every commit, and a valid slot must then name a head of the
+// verified chain.
+//
+// What a plain Open does not see: damage to records before the
+// checkpointed head (bit rot, a bad copy) that leaves the head itself
+// intact. Those bytes were checksummed when written, but a plain Open does
+// not re-read them; a reader reaching a damaged node may read wrong bytes
+// or panic. Check, and Open with
+// Options.Strict, verify the whole file and report such damage as
+// ErrCorrupt.
 //
 // # Group commit
 //
@@ -165,8 +216,10 @@
 //
 // # Checking
 //
-// Check verifies the head chain's checksums, the tree's structure and key
-// order, value records, the key count and that no live records overlap.
+// Check verifies the head chain's checksums, that each valid checkpoint
+// slot names a head of that chain, the tree's structure and key order,
+// value records, the key count and that no live records overlap.
 // Options.Strict runs it after every commit (the last head's records and
-// the whole tree) and at open.
+// the whole tree) and at open (every head, from the first record,
+// whatever the checkpoints say).
 package store

@@ -167,7 +167,8 @@ func syncDir(path string) error {
 	return d.Sync()
 }
 
-// createFile creates a new store file at path holding only the file header,
+// createFile creates a new store file at path holding only the file header
+// and empty checkpoint slots,
 // atomically: it is written to a temporary name, synced and renamed.
 func createFile(path string) error {
 	tmp := path + ".new"
@@ -175,7 +176,7 @@ func createFile(path string) error {
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(encodeFileHeader())
+	_, err = f.Write(newFileImage(formatVersion))
 	if err == nil {
 		err = f.Sync()
 	}

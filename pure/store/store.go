@@ -20,7 +20,9 @@ type Options struct {
 
 	// Strict runs Check after opening and after every commit, and fails the
 	// commit (and further writes) with ErrCorrupt if it finds a problem.
-	// It makes commits O(file size); use it in tests.
+	// At open it verifies every commit from the first record rather than
+	// starting from the last checkpoint. It makes commits O(file size); use
+	// it in tests.
 	Strict bool
 
 	// GroupWait is the longest a commit leader waits for the recent group
@@ -43,6 +45,8 @@ type Options struct {
 
 	// nodeSize overrides the node split size (tests).
 	nodeSize int
+	// ckptEvery overrides defaultCheckpointEvery (tests); negative: never.
+	ckptEvery int64
 	// mapMin overrides the smallest mapping of a file (tests of remapping).
 	mapMin int64
 }
@@ -79,6 +83,11 @@ type Store struct {
 	failed  error    // set when a write or sync failed: refuse writes
 	closed  bool
 
+	base      uint64     // where records begin: dataStartV2, or headerSize in version 1 files
+	ckpt      checkpoint // the newest checkpoint written (synced, or syncing with the last group)
+	ckptEvery uint64     // record bytes between checkpoints; 0: none (version 1, RAM, read-only)
+	ckptBuf   [slotSize]byte
+
 	compactedSize int64 // file size after open or the last compaction
 	autoCompactAt int64 // growth that triggers compaction; 0: never
 	compactDue    atomic.Bool
@@ -110,7 +119,9 @@ func newStore(path string, opts *Options, ram bool) *Store {
 
 // Open opens the store file at path, creating it if it does not exist, and
 // recovers the last version whose head verifies; bytes after it (a torn
-// tail left by a crash) are cut off. Only one Store may have a file open;
+// tail left by a crash) are cut off. It starts from the file's last
+// checkpoint and verifies only the commits written after it (doc.go,
+// Recovery), so it takes time proportional to them, not to the file. Only one Store may have a file open;
 // another gets ErrLocked. A file that is not a store gets ErrNotStore, a
 // damaged one ErrCorrupt.
 func Open(path string, opts *Options) (*Store, error) {
@@ -148,10 +159,11 @@ func OpenRAM(opts *Options) (*Store, error) {
 	}
 	s.spare = new(spareBuf)
 	mf := newMemFile(s.spare)
-	if _, err := mf.Map(ramMapSize(headerSize)); err != nil {
+	img := newFileImage(formatVersion)
+	if _, err := mf.Map(ramMapSize(int64(len(img)))); err != nil {
 		return nil, err
 	}
-	if _, err := mf.WriteAt(encodeFileHeader(), 0); err != nil {
+	if _, err := mf.WriteAt(img, 0); err != nil {
 		return nil, err
 	}
 	var f File = mf
@@ -187,13 +199,14 @@ func (s *Store) load(f File) error {
 	}
 	if size == 0 && !s.opts.ReadOnly {
 		// An empty file (for example made by touch) becomes an empty store.
-		if _, err := f.WriteAt(encodeFileHeader(), 0); err != nil {
+		img := newFileImage(formatVersion)
+		if _, err := f.WriteAt(img, 0); err != nil {
 			return err
 		}
 		if err := f.Sync(); err != nil {
 			return err
 		}
-		size = headerSize
+		size = int64(len(img))
 	}
 	if size < headerSize {
 		return ErrNotStore
@@ -203,11 +216,12 @@ func (s *Store) load(f File) error {
 		return fmt.Errorf("map: %w", err)
 	}
 	m := newMapping(f, data)
-	h, end, err := recoverHead(data[:size])
+	rec, err := recoverHead(data[:size], s.opts.Strict)
 	if err != nil {
 		m.release()
 		return err
 	}
+	h, end := rec.h, rec.end
 	if end < uint64(size) && !s.opts.ReadOnly {
 		// 1. Cut the torn tail, so the next commit appends right after the
 		//    last valid head and no stale bytes follow it.
@@ -228,6 +242,7 @@ func (s *Store) load(f File) error {
 		}
 	}
 	s.f, s.m, s.end, s.tip, s.filled = f, m, end, h, end
+	s.setCheckpoints(rec.base, rec.ckpt)
 	s.setCompacted(end)
 	m.acquire() // the version's own reference
 	s.cur.Store(&version{m: m, h: h})
@@ -241,6 +256,11 @@ func (s *Store) load(f File) error {
 // in this process or another, while they are still being read (they read
 // the versions they pinned, whatever the new handle writes). Close returns
 // ErrClosed if already closed.
+//
+// Close checkpoints the last commit if commits followed the last
+// checkpoint (one write and one sync), so the next Open verifies nothing
+// but that head; a failure there is returned, and the store is closed all
+// the same (the next Open scans from the previous checkpoint).
 func (s *Store) Close() error {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
@@ -248,10 +268,36 @@ func (s *Store) Close() error {
 		return ErrClosed
 	}
 	s.drainLocked()
+	var err error
+	if s.failed == nil && s.ckptEvery > 0 && s.tip.off != 0 && s.ckpt.end(s.base) < s.tip.off+headSize {
+		err = s.writeCheckpointLocked(s.tip)
+		if err == nil {
+			err = s.f.Sync()
+		}
+		if err != nil {
+			err = fmt.Errorf("store: close: %w", err)
+		}
+	}
 	s.closed = true
 	s.cur.Swap(nil).m.release()
 	s.m.release()
-	return s.f.Close()
+	if cerr := s.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// setCheckpoints records where records begin and the newest checkpoint of
+// the file just opened or compacted, and whether commits write
+// checkpoints: only to version 2 files, not in RAM or read-only mode.
+func (s *Store) setCheckpoints(base uint64, c checkpoint) {
+	s.base, s.ckpt, s.ckptEvery = base, c, 0
+	if base == dataStartV2 && !s.ram && !s.opts.ReadOnly && s.opts.ckptEvery >= 0 {
+		s.ckptEvery = defaultCheckpointEvery
+		if s.opts.ckptEvery > 0 {
+			s.ckptEvery = uint64(s.opts.ckptEvery)
+		}
+	}
 }
 
 // Path returns the file's path ("" in RAM mode).
@@ -279,7 +325,7 @@ func (s *Store) Stats() Stats {
 		st.Seq, st.Rev, st.Keys = v.h.seq, v.h.rev, v.h.count
 		st.Size = v.h.off + headSize
 		if v.h.off == 0 {
-			st.Size = headerSize
+			st.Size = dataStart(v.m.data)
 		}
 		v.m.release()
 	}
