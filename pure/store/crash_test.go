@@ -12,6 +12,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestMain runs the crash test's child when STORE_CRASH_CHILD names a
@@ -19,6 +20,10 @@ import (
 func TestMain(m *testing.M) {
 	if path := os.Getenv("STORE_CRASH_CHILD"); path != "" {
 		crashChild(path)
+		os.Exit(0)
+	}
+	if path := os.Getenv("STORE_CRASH_REOPEN"); path != "" {
+		reopenChild(path)
 		os.Exit(0)
 	}
 	if path := os.Getenv("STORE_OPEN_CHILD"); path != "" {
@@ -160,11 +165,30 @@ func TestCrash_KillDuringCommits(t *testing.T) {
 // killAfter writes and returns every acknowledgement it printed before
 // dying.
 func runCrashChild(t *testing.T, path string, killAfter int, ckptEvery int64) []ack {
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "STORE_CRASH_CHILD="+path)
+	env := []string{"STORE_CRASH_CHILD=" + path}
 	if ckptEvery != 0 {
-		cmd.Env = append(cmd.Env, fmt.Sprint("STORE_CRASH_CHECKPOINT=", ckptEvery))
+		env = append(env, fmt.Sprint("STORE_CRASH_CHECKPOINT=", ckptEvery))
 	}
+	acks, _ := runKilledChild(t, env, killPlan{acks: killAfter})
+	return acks
+}
+
+// killPlan says when runKilledChild kills its child: once it printed
+// acks acknowledgements, or delay after it printed "phase <phase>" for the
+// nth time, whichever comes first.
+type killPlan struct {
+	acks  int
+	phase string
+	nth   int
+	delay time.Duration
+}
+
+// runKilledChild starts this test binary as a child with env added, kills
+// it with SIGKILL as plan says, and returns every acknowledgement it
+// printed before dying and the last phase it printed ("" if none).
+func runKilledChild(t *testing.T, env []string, plan killPlan) ([]ack, string) {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), env...)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -173,12 +197,14 @@ func runCrashChild(t *testing.T, path string, killAfter int, ckptEvery int64) []
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	kill := func() { cmd.Process.Signal(syscall.SIGKILL) }
 	r := bufio.NewReader(out)
 	var acks []ack
-	killed := false
+	var phase string
+	killed, phases := false, 0
 	for {
-		if !killed && len(acks) >= killAfter {
-			cmd.Process.Signal(syscall.SIGKILL)
+		if !killed && len(acks) >= plan.acks {
+			kill()
 			killed = true
 		}
 		line, err := r.ReadString('\n')
@@ -189,6 +215,16 @@ func runCrashChild(t *testing.T, path string, killAfter int, ckptEvery int64) []
 			t.Fatal(err)
 		}
 		f := strings.Fields(line)
+		if len(f) == 2 && f[0] == "phase" {
+			phase = f[1]
+			if phase == plan.phase {
+				if phases++; phases == plan.nth && !killed {
+					timer := time.AfterFunc(plan.delay, kill)
+					defer timer.Stop()
+				}
+			}
+			continue
+		}
 		if len(f) != 3 || f[0] != "ack" {
 			t.Fatalf("child printed %q", line)
 		}
@@ -202,5 +238,5 @@ func runCrashChild(t *testing.T, path string, killAfter int, ckptEvery int64) []
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
 		t.Fatalf("child did not die by SIGKILL: %v", err)
 	}
-	return acks
+	return acks, phase
 }

@@ -121,9 +121,9 @@ func newStore(path string, opts *Options, ram bool) *Store {
 // recovers the last version whose head verifies; bytes after it (a torn
 // tail left by a crash) are cut off. It starts from the file's last
 // checkpoint and verifies only the commits written after it (doc.go,
-// Recovery), so it takes time proportional to them, not to the file. Only one Store may have a file open;
-// another gets ErrLocked. A file that is not a store gets ErrNotStore, a
-// damaged one ErrCorrupt.
+// Recovery), so it takes time proportional to them, not to the file. Only
+// one Store may have a file open; another gets ErrLocked. A file that is
+// not a store gets ErrNotStore, a damaged one ErrCorrupt.
 func Open(path string, opts *Options) (*Store, error) {
 	s := newStore(path, opts, false)
 	if !s.opts.ReadOnly {
