@@ -167,7 +167,7 @@ func rangeNode(d []byte, off uint64, from, to []byte, fn func(key, val []byte, r
 // and Rev 0, and slices obtained before must not be read. The mapping is
 // unmapped when its last borrower and snapshot have released it. Release is
 // idempotent: a second Release does nothing. A Borrowed is never recycled
-// (each Borrow allocates one, about 64 bytes), so a stale pointer can never
+// (each Borrow allocates one, 48 bytes), so a stale pointer can never
 // release someone else's value.
 //
 // Concurrency: Bytes may be read from several goroutines; Release must come
