@@ -193,6 +193,14 @@
 // "store: Snapshot used after Release" rather than reading memory that may
 // be unmapped.
 //
+// For a read path that allocates nothing, a caller may own a Snapshot or
+// a Borrowed (embedded in a connection's state, say) and fill it again and
+// again with Store.SnapshotInto, Snapshot.BorrowInto or Store.BorrowInto.
+// It must be released before it is filled again: filling a live one
+// panics with a message saying so, leaving it and its version untouched.
+// Whoever fills it is its only releaser, since after a refill a stale
+// Release would release the new filling.
+//
 // The file's advisory lock (flock) is held on a descriptor of its own that
 // is never mapped, so Close releases it at once: the file can be opened
 // again, in this process or another, while snapshots and borrowed values

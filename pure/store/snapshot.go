@@ -14,7 +14,8 @@ func (*noCopy) Unlock() {}
 
 // Snapshot is a pinned, read-only version of the store: every read through
 // it sees the tree as of one commit, however many commits or compactions
-// follow. Get it from Store.Snapshot or Tx.Snapshot.
+// follow. Get it from Store.Snapshot or Tx.Snapshot, or fill one you own
+// and reuse with Store.SnapshotInto (no allocation).
 //
 // Lifetime: a Snapshot and every byte slice it returns are valid until
 // Release; after Release the slices must not be read, and Get, Range and
@@ -53,6 +54,44 @@ func (s *Store) Snapshot() (*Snapshot, error) {
 	sn := new(Snapshot)
 	sn.pin(v)
 	return sn, nil
+}
+
+// errFillLive is the panic of SnapshotInto on a snapshot still pinned.
+const errFillLive = "store: SnapshotInto on a Snapshot that is still live (Release it before filling it again)"
+
+// errFillOwned is the panic of SnapshotInto on a transaction's snapshot.
+const errFillOwned = "store: SnapshotInto on a transaction's Snapshot (Tx.Snapshot belongs to the transaction; fill a Snapshot of your own)"
+
+// errLendLive is the panic of BorrowInto on a Borrowed still held.
+const errLendLive = "store: BorrowInto on a Borrowed that is still live (Release it before filling it again)"
+
+// SnapshotInto pins the current version of the store into sn, a Snapshot
+// the caller owns and reuses (for example one embedded in a connection's
+// state), so taking a snapshot allocates nothing. It returns ErrClosed
+// after Close, leaving sn released.
+//
+// Lifetime: the caller owns sn. It must not be copied (go vet reports
+// copies), and it must be released before it is filled again: SnapshotInto
+// on a live snapshot panics ("store: SnapshotInto on a Snapshot that is
+// still live") rather than leak or silently drop the version it pins. A
+// zero Snapshot, or one released by Release, may be filled. Release marks
+// it released and a second Release does nothing, as for Store.Snapshot;
+// but once sn is filled again, a Release meant for its previous filling
+// releases the new one, so whoever fills it must be the only one to
+// release it. A transaction's snapshot (Tx.Snapshot) cannot be filled.
+func (s *Store) SnapshotInto(sn *Snapshot) error {
+	if sn.owned {
+		panic(errFillOwned)
+	}
+	if sn.live.Load() {
+		panic(errFillLive)
+	}
+	v := s.acquireCurrent()
+	if v == nil {
+		return ErrClosed
+	}
+	sn.pin(v)
+	return nil
 }
 
 // pin makes sn read v, taking over v's reference on its mapping.
@@ -168,7 +207,8 @@ func rangeNode(d []byte, off uint64, from, to []byte, fn func(key, val []byte, r
 // unmapped when its last borrower and snapshot have released it. Release is
 // idempotent: a second Release does nothing. A Borrowed is never recycled
 // (each Borrow allocates one, 48 bytes), so a stale pointer can never
-// release someone else's value.
+// release someone else's value. To lend without allocating, fill a
+// Borrowed you own and reuse with Snapshot.BorrowInto or Store.BorrowInto.
 //
 // Concurrency: Bytes may be read from several goroutines; Release must come
 // after all of them.
@@ -202,6 +242,58 @@ func (sn *Snapshot) Borrow(key []byte) (*Borrowed, bool) {
 	b := new(Borrowed)
 	b.lend(sn.m, leafVal(sn.d, e), leafRev(sn.d, e))
 	return b, true
+}
+
+// BorrowInto lends the value of key into b, a Borrowed the caller owns
+// and reuses, so lending allocates nothing; otherwise it is Borrow. It
+// returns false, leaving b released, when the key is absent.
+//
+// Lifetime: the caller owns b. It must not be copied, and it must be
+// released before it is filled again: BorrowInto on a live Borrowed panics
+// ("store: BorrowInto on a Borrowed that is still live"). A zero Borrowed,
+// or one released by Release, may be filled. A second Release does
+// nothing, but once b is filled again a Release meant for its previous
+// filling releases the new one, so whoever fills it must be the only one
+// to release it.
+func (sn *Snapshot) BorrowInto(b *Borrowed, key []byte) bool {
+	if sn.d == nil {
+		panic(errUseAfterRelease)
+	}
+	if b.live.Load() {
+		panic(errLendLive)
+	}
+	e, ok := lookup(sn.d, sn.h.root, key)
+	if !ok {
+		return false
+	}
+	if !sn.m.acquire() {
+		panic(errUseAfterRelease) // the snapshot's own reference keeps the count above zero
+	}
+	b.lend(sn.m, leafVal(sn.d, e), leafRev(sn.d, e))
+	return true
+}
+
+// BorrowInto lends the value of key from the current version into b, a
+// Borrowed the caller owns and reuses; it is Store.Borrow without the
+// allocation, with the lifetime contract of Snapshot.BorrowInto (b must be
+// released before it is filled again, else BorrowInto panics). It returns
+// false when the key is absent and ErrClosed after Close, leaving b
+// released.
+func (s *Store) BorrowInto(b *Borrowed, key []byte) (bool, error) {
+	if b.live.Load() {
+		panic(errLendLive)
+	}
+	v := s.acquireCurrent()
+	if v == nil {
+		return false, ErrClosed
+	}
+	e, ok := lookup(v.m.data, v.h.root, key)
+	if !ok {
+		v.m.release()
+		return false, nil
+	}
+	b.lend(v.m, leafVal(v.m.data, e), leafRev(v.m.data, e))
+	return true, nil
 }
 
 // Borrow lends the value of key from the current version; it is
