@@ -127,7 +127,7 @@ func (s *Store) writeGroup() written {
 	// 7. The group is written: the next group applies on top of it, and
 	//    is written after this group's sync (syncGroup) has ended.
 	s.end, s.tip = end, h
-	s.compactDue.Store(s.autoCompactAt > 0 && s.end > uint64(s.compactedSize)+uint64(s.autoCompactAt))
+	s.noteGrowthLocked()
 	g.mu.Lock()
 	g.syncing = true
 	g.mu.Unlock()

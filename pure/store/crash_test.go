@@ -38,6 +38,8 @@ func TestMain(m *testing.M) {
 //
 // STORE_CRASH_CHECKPOINT, when set, is the checkpoint interval in bytes, so
 // that kills land while and right after checkpoint slots are written.
+// STORE_CRASH_AUTOCOMPACT, when set, is Options.AutoCompact; the child
+// then prints "phase compact-STEP" at each step of every compaction.
 func crashChild(path string) {
 	opts := &Options{}
 	if v := os.Getenv("STORE_CRASH_CHECKPOINT"); v != "" {
@@ -48,10 +50,22 @@ func crashChild(path string) {
 		}
 		opts.ckptEvery = n
 	}
+	if v := os.Getenv("STORE_CRASH_AUTOCOMPACT"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "child: STORE_CRASH_AUTOCOMPACT:", err)
+			os.Exit(2)
+		}
+		opts.AutoCompact = n
+	}
 	s, err := Open(path, opts)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "child:", err)
 		os.Exit(2)
+	}
+	if opts.AutoCompact != 0 {
+		// Say where compactions are, so the parent can aim its kills.
+		s.testHookCompact = func(step string) { fmt.Printf("phase compact-%s\n", step) }
 	}
 	var mu sync.Mutex
 	var wg sync.WaitGroup

@@ -9,7 +9,8 @@
 // be lent beyond the snapshot with Borrow. Writers Begin a *Tx, Put and
 // Delete with an expected revision, and Commit; concurrent commits share
 // one write and one sync. Compact rewrites the live tree into a new file
-// under running readers; Check verifies everything. Every key carries the
+// under running readers and writers, and runs on its own once the file has
+// grown enough (Options.AutoCompact); Check verifies everything. Every key carries the
 // revision of the transaction that last wrote it: the documents' ETag, and
 // the expectation of If-Match.
 //
@@ -29,7 +30,8 @@
 //	recover.go     finding the last valid head when opening
 //	mapping.go     reference-counted mappings and published versions
 //	snapshot.go    snapshots, range scans, borrowed values
-//	compact.go     compaction
+//	compact.go     compaction: online, automatic, and RAM mode's
+//	copier.go      copying the live tree into the new file, in rounds
 //	check.go       the consistency checker (and strict mode)
 //	file.go        the File interface, the mmap/fdatasync implementation
 //	ram.go         RAM mode's in-memory File
@@ -211,16 +213,40 @@
 // # Compaction
 //
 // Compact copies the nodes and values reachable from the current root into
-// path.compact under a single head, syncs it, renames it over the file and
-// syncs the directory, then publishes it. Old snapshots and borrowed values
-// keep the old mapping, and with it the old file's inode, until released.
+// path.compact under a single head (with a checkpoint naming it), syncs it,
+// renames it over the file and syncs the directory, then publishes it. Old
+// snapshots and borrowed values keep the old mapping, and with it the old
+// file's inode, until released.
+//
+// A file is compacted online, in steps (compact.go): copy the tree of a
+// pinned version while commits go on; then, in up to four rounds, copy the
+// tree of the newest version, which copies only the nodes written since
+// the round before (a node at a given offset never changes, so a map from
+// old offsets to new ones tells what was copied); sync the new file; then,
+// holding the writer lock, copy the last commits, write the head and its
+// checkpoint, sync, rename and swap. Commits wait only for that last step,
+// whose work is what was committed during the last round. Stats reports
+// the longest such pause. The new file may hold copies of nodes that later
+// rounds replaced; they are dead bytes like any other, and the head's data
+// checksum covers them.
+//
+// By default (Options.AutoCompact) a commit that finds the file grown by
+// 64 MiB plus its size after the last compaction starts a compaction in
+// the background; one runs at a time, and if commits outrun it until the
+// file has grown by twice that, the committer that sees it waits for it.
+//
+// A crash at any moment leaves the old file authoritative until the
+// rename: the new file is whole and synced before it is renamed, and Open
+// removes a leftover path.compact. After the rename, the path names the
+// new file, which verifies on its own. Close abandons a compaction in
+// progress (it stops at its next 1 MiB of copying) and removes its file.
 //
 // # RAM mode
 //
 // OpenRAM uses the same format in memory: writes copy into a byte slice
 // that serves as the mapping, and sync does nothing. Memory grows with
-// every commit, so RAM mode compacts automatically by default
-// (Options.AutoCompact); files compact only when asked unless it is set.
+// every commit, so RAM mode compacts automatically (Options.AutoCompact,
+// 32 MiB by default), in the committing leader with commits waiting.
 //
 // # Checking
 //

@@ -29,7 +29,8 @@ func TestOpenTime_Build(t *testing.T) {
 	if err != nil || mib < 1 {
 		t.Fatalf("STORE_OPEN_SIZE=%q: want a size in MiB", os.Getenv("STORE_OPEN_SIZE"))
 	}
-	s, err := Open(path, nil)
+	opts := &Options{AutoCompact: -1} // the file grows as before automatic compaction
+	s, err := Open(path, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +52,7 @@ func TestOpenTime_Build(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if s, err = Open(path, nil); err != nil {
+	if s, err = Open(path, opts); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 200 {

@@ -30,12 +30,20 @@ type Options struct {
 	// means the default, 2 ms; a negative value disables the wait.
 	GroupWait time.Duration
 
-	// AutoCompact, when positive, makes a commit compact the store once
-	// the file has grown by AutoCompact bytes plus its own size since it
-	// was opened or last compacted (so at most about half of it is
-	// garbage). Zero means off for files and 32 MiB in RAM mode; negative
-	// means off. The compaction runs in the committing leader after its
-	// group has its results; later commits wait for it.
+	// AutoCompact bounds the file's space: once the file has grown by
+	// AutoCompact bytes plus its own size since it was opened or last
+	// compacted (so, when the live tree has not grown, about half of it or
+	// more is dead), a commit starts a compaction. Zero means the default,
+	// DefaultAutoCompact (64 MiB) for files and 32 MiB in RAM mode;
+	// negative means off (Compact still works when called).
+	//
+	// A file is compacted in the background while commits go on (see
+	// Compact); commits wait only for its last step. If commits outrun it
+	// until the file has grown by twice the trigger, the committer that
+	// sees it waits for the compaction to end, so the file stays under
+	// about 3 times its size after the last compaction plus 2 x
+	// AutoCompact. RAM mode compacts in the committing leader, with
+	// commits waiting.
 	AutoCompact int64
 
 	// WrapFile, when set, wraps the store's file, for example to inject
@@ -88,9 +96,18 @@ type Store struct {
 	ckptEvery uint64     // record bytes between checkpoints; 0: none (version 1, RAM, read-only)
 	ckptBuf   [slotSize]byte
 
-	compactedSize int64 // file size after open or the last compaction
-	autoCompactAt int64 // growth that triggers compaction; 0: never
-	compactDue    atomic.Bool
+	compactedSize int64       // file size after open or the last compaction
+	autoCompactAt int64       // growth that triggers compaction; 0: never
+	compactDue    atomic.Bool // the file grew past the trigger
+	compactBehind atomic.Bool // ... and past twice the trigger: committers wait for the compaction
+
+	// Compaction: cmu serialises compactions and is held for a whole one
+	// (taken before wmu); cstop tells a running one that Close waits.
+	cmu          sync.Mutex
+	cstop        atomic.Bool
+	compacting   atomic.Bool // an automatic compaction is started or running
+	compactions  atomic.Uint64
+	compactPause atomic.Int64 // the longest a compaction held wmu, in ns
 
 	publications atomic.Uint64 // heads written by commits
 	spare        *spareBuf     // RAM mode: a released image to reuse
@@ -98,12 +115,22 @@ type Store struct {
 	// testHookBeforeApply, when set, runs in the commit leader after it
 	// took its group and before it applies it (tests pause publishing).
 	testHookBeforeApply func()
+	// testHookCompact, when set, runs as an online compaction passes each
+	// of its steps (compactHook).
+	testHookCompact func(step string)
 }
+
+// DefaultAutoCompact is the growth that triggers compaction of a file
+// when Options.AutoCompact is zero.
+const DefaultAutoCompact = 64 << 20
 
 func newStore(path string, opts *Options, ram bool) *Store {
 	s := &Store{path: path, ram: ram}
 	if opts != nil {
 		s.opts = *opts
+	}
+	if s.opts.AutoCompact == 0 && !ram {
+		s.opts.AutoCompact = DefaultAutoCompact
 	}
 	s.nodeSize = defaultNodeSize
 	if s.opts.nodeSize > 0 {
@@ -138,6 +165,9 @@ func Open(path string, opts *Options) (*Store, error) {
 		return nil, err
 	}
 	var f File = of
+	if !s.opts.ReadOnly {
+		removeLeftoverCompaction(path) // we hold the lock: no compaction runs
+	}
 	if s.opts.WrapFile != nil {
 		f = s.opts.WrapFile(f)
 	}
@@ -255,13 +285,17 @@ func (s *Store) load(f File) error {
 // file: Close releases its lock at once, so the file can be opened again,
 // in this process or another, while they are still being read (they read
 // the versions they pinned, whatever the new handle writes). Close returns
-// ErrClosed if already closed.
+// ErrClosed if already closed. A compaction in progress is abandoned (its
+// new file removed) and Close waits for that.
 //
 // Close checkpoints the last commit if commits followed the last
 // checkpoint (one write and one sync), so the next Open verifies nothing
 // but that head; a failure there is returned, and the store is closed all
 // the same (the next Open scans from the previous checkpoint).
 func (s *Store) Close() error {
+	s.cstop.Store(true) // a running compaction gives up at its next flush
+	s.cmu.Lock()
+	defer s.cmu.Unlock()
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	if s.closed {
@@ -316,11 +350,19 @@ type Stats struct {
 	Seq, Rev uint64
 	// Keys is the number of keys in the current version.
 	Keys uint64
+	// Compactions is the number of compactions completed, automatic or
+	// asked for.
+	Compactions uint64
+	// CompactPause is the longest time a compaction of a file held
+	// commits back (its last step: copying what was committed during the
+	// copy, one sync, the rename).
+	CompactPause time.Duration
 }
 
 // Stats returns the store's counters.
 func (s *Store) Stats() Stats {
-	st := Stats{Publications: s.publications.Load()}
+	st := Stats{Publications: s.publications.Load(), Compactions: s.compactions.Load(),
+		CompactPause: time.Duration(s.compactPause.Load())}
 	if v := s.acquireCurrent(); v != nil {
 		st.Seq, st.Rev, st.Keys = v.h.seq, v.h.rev, v.h.count
 		st.Size = v.h.off + headSize
