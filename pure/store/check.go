@@ -11,7 +11,8 @@ import (
 //
 //   - the chain of heads back to the first in the file: each head's own
 //     checksum, its data checksum over the records it added, and sequence
-//     numbers decreasing by one;
+//     numbers decreasing by one; and that each valid checkpoint slot names
+//     a head of that chain;
 //   - every node reachable from the root: record bounds below the head,
 //     entry layout, keys in strictly increasing order across the whole
 //     tree, each branch key equal to the first key of its child, all leaves
@@ -53,7 +54,18 @@ func checkVersion(d []byte, h head) error {
 	return checkTree(d, h)
 }
 
+// checkChain verifies the heads from h back to the first, and that every
+// valid checkpoint slot naming a head up to h names one of them (a slot
+// being written may be torn: an invalid slot is not an error).
 func checkChain(d []byte, h head) error {
+	ck := [2]checkpoint{noCheckpoint(), noCheckpoint()}
+	if dataStart(d) == dataStartV2 {
+		for i := range 2 {
+			if ch, ok := decodeSlot(d, i); ok && ch.seq <= h.seq {
+				ck[i] = checkpoint{slot: i, h: ch}
+			}
+		}
+	}
 	for off, seq := h.off, h.seq; off != 0; seq-- {
 		got, ok := decodeHead(d, off)
 		switch {
@@ -66,7 +78,20 @@ func checkChain(d []byte, h head) error {
 		case !verifyHead(d, &got):
 			return errorf(ErrCorrupt, "head at %d (seq %d): data checksum mismatch", off, seq)
 		}
+		for i, c := range ck {
+			if c.slot >= 0 && c.h.seq == seq {
+				if c.h != got {
+					return errorf(ErrCorrupt, "checkpoint slot %d names a head at %d, the chain has seq %d at %d", i, c.h.off, seq, off)
+				}
+				ck[i].slot = -1
+			}
+		}
 		off = got.prev
+	}
+	for i, c := range ck {
+		if c.slot >= 0 {
+			return errorf(ErrCorrupt, "checkpoint slot %d names a head at %d (seq %d) that is not in the chain", i, c.h.off, c.h.seq)
+		}
 	}
 	return nil
 }
@@ -75,6 +100,7 @@ type extent struct{ off, len uint64 }
 
 type checker struct {
 	d         []byte
+	base      uint64 // records begin here
 	limit     uint64 // records must end at or before it: the head's offset
 	maxRev    uint64
 	exts      []extent
@@ -90,7 +116,7 @@ func checkTree(d []byte, h head) error {
 		}
 		return nil
 	}
-	c := &checker{d: d, limit: h.off, maxRev: h.rev, leafDepth: -1}
+	c := &checker{d: d, base: dataStart(d), limit: h.off, maxRev: h.rev, leafDepth: -1}
 	if _, err := c.node(h.root, 0); err != nil {
 		return err
 	}
@@ -112,8 +138,8 @@ func checkTree(d []byte, h head) error {
 // record checks that a record of the given kind starts at off and ends
 // below the limit, and returns its length.
 func (c *checker) record(off uint64, kinds string) (uint64, error) {
-	if off < headerSize || off >= c.limit || c.limit-off < recHdrSize {
-		return 0, errorf(ErrCorrupt, "record offset %d outside [%d, %d)", off, headerSize, c.limit)
+	if off < c.base || off >= c.limit || c.limit-off < recHdrSize {
+		return 0, errorf(ErrCorrupt, "record offset %d outside [%d, %d)", off, c.base, c.limit)
 	}
 	n := uint64(le.Uint32(c.d[off+4:]))
 	if n < recHdrSize || n > c.limit-off {

@@ -95,9 +95,11 @@ func (s *Store) writeGroup() written {
 	end := h.off + headSize
 
 	// 6. Write: grow the mapping if the new end is beyond it, preallocate
-	//    zeros if it is beyond them, append the records, then the head. Any failure fails every transaction of
-	//    the group and makes the store refuse further writes: what reached
-	//    the file is unknown.
+	//    zeros if it is beyond them, append the records, then the head,
+	//    then, every ckptEvery bytes, a checkpoint slot naming the previous
+	//    head (checkpoint.go). Any failure fails every transaction of the
+	//    group and makes the store refuse further writes: what reached the
+	//    file is unknown.
 	err := s.growMapLocked(end)
 	if err == nil {
 		err = s.preallocLocked(end)
@@ -107,6 +109,11 @@ func (s *Store) writeGroup() written {
 	}
 	if err == nil {
 		err = s.writeAt(hb[:], h.off)
+	}
+	if err == nil && s.checkpointDueLocked() {
+		// The last head written before this group was synced (step 3):
+		// checkpoint it; this group's sync makes the slot durable.
+		err = s.writeCheckpointLocked(s.tip)
 	}
 	if cap(buf) <= 16<<20 {
 		s.buf = buf[:0]
@@ -120,7 +127,7 @@ func (s *Store) writeGroup() written {
 	// 7. The group is written: the next group applies on top of it, and
 	//    is written after this group's sync (syncGroup) has ended.
 	s.end, s.tip = end, h
-	s.compactDue.Store(s.autoCompactAt > 0 && s.end > uint64(s.compactedSize)+uint64(s.autoCompactAt))
+	s.noteGrowthLocked()
 	g.mu.Lock()
 	g.syncing = true
 	g.mu.Unlock()

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestMain runs the crash test's child when STORE_CRASH_CHILD names a
@@ -21,16 +22,50 @@ func TestMain(m *testing.M) {
 		crashChild(path)
 		os.Exit(0)
 	}
+	if path := os.Getenv("STORE_CRASH_REOPEN"); path != "" {
+		reopenChild(path)
+		os.Exit(0)
+	}
+	if path := os.Getenv("STORE_OPEN_CHILD"); path != "" {
+		openChild(path)
+		os.Exit(0)
+	}
 	os.Exit(m.Run())
 }
 
 // crashChild commits from six goroutines until it is killed, printing
 // "ack KEY REV" for every key of every acknowledged commit.
+//
+// STORE_CRASH_CHECKPOINT, when set, is the checkpoint interval in bytes, so
+// that kills land while and right after checkpoint slots are written.
+// STORE_CRASH_AUTOCOMPACT, when set, is Options.AutoCompact; the child
+// then prints "phase compact-STEP" at each step of every compaction.
 func crashChild(path string) {
-	s, err := Open(path, nil)
+	opts := &Options{}
+	if v := os.Getenv("STORE_CRASH_CHECKPOINT"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "child: STORE_CRASH_CHECKPOINT:", err)
+			os.Exit(2)
+		}
+		opts.ckptEvery = n
+	}
+	if v := os.Getenv("STORE_CRASH_AUTOCOMPACT"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "child: STORE_CRASH_AUTOCOMPACT:", err)
+			os.Exit(2)
+		}
+		opts.AutoCompact = n
+	}
+	s, err := Open(path, opts)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "child:", err)
 		os.Exit(2)
+	}
+	if opts.AutoCompact != 0 {
+		// Say where compactions are, so the parent can aim its kills.
+		s.testHookCompact = func(step string) { fmt.Printf("phase compact-%s\n", step) }
 	}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -102,9 +137,17 @@ func TestCrash_KillDuringCommits(t *testing.T) {
 	path := tempPath(t)
 	var acked, lost int
 	for c := range cycles {
-		acks := runCrashChild(t, path, rng.IntN(400))
+		// Every other cycle checkpoints often (every 8 KiB: every few
+		// commits), so kills land while and right after slots are written.
+		every := int64(0)
+		if c%2 == 1 {
+			every = 8 << 10
+		}
+		acks := runCrashChild(t, path, rng.IntN(400), every)
 		acked += len(acks)
-		s, err := Open(path, &Options{Strict: true})
+		// A plain open starts from the checkpoint; Check below verifies
+		// the whole file, checkpoint slots included.
+		s, err := Open(path, nil)
 		if err != nil {
 			t.Fatalf("cycle %d: reopen after kill: %v", c, err)
 		}
@@ -131,12 +174,35 @@ func TestCrash_KillDuringCommits(t *testing.T) {
 	fmt.Printf("%d cycles, %d acknowledged, %d lost\n", cycles, acked, lost)
 }
 
-// runCrashChild starts a child committing to path, kills it after it
-// acknowledged killAfter writes and returns every acknowledgement it
-// printed before dying.
-func runCrashChild(t *testing.T, path string, killAfter int) []ack {
+// runCrashChild starts a child committing to path (checkpointing every
+// ckptEvery bytes; 0: the default), kills it after it acknowledged
+// killAfter writes and returns every acknowledgement it printed before
+// dying.
+func runCrashChild(t *testing.T, path string, killAfter int, ckptEvery int64) []ack {
+	env := []string{"STORE_CRASH_CHILD=" + path}
+	if ckptEvery != 0 {
+		env = append(env, fmt.Sprint("STORE_CRASH_CHECKPOINT=", ckptEvery))
+	}
+	acks, _ := runKilledChild(t, env, killPlan{acks: killAfter})
+	return acks
+}
+
+// killPlan says when runKilledChild kills its child: once it printed
+// acks acknowledgements, or delay after it printed "phase <phase>" for the
+// nth time, whichever comes first.
+type killPlan struct {
+	acks  int
+	phase string
+	nth   int
+	delay time.Duration
+}
+
+// runKilledChild starts this test binary as a child with env added, kills
+// it with SIGKILL as plan says, and returns every acknowledgement it
+// printed before dying and the last phase it printed ("" if none).
+func runKilledChild(t *testing.T, env []string, plan killPlan) ([]ack, string) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "STORE_CRASH_CHILD="+path)
+	cmd.Env = append(os.Environ(), env...)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -145,12 +211,14 @@ func runCrashChild(t *testing.T, path string, killAfter int) []ack {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	kill := func() { cmd.Process.Signal(syscall.SIGKILL) }
 	r := bufio.NewReader(out)
 	var acks []ack
-	killed := false
+	var phase string
+	killed, phases := false, 0
 	for {
-		if !killed && len(acks) >= killAfter {
-			cmd.Process.Signal(syscall.SIGKILL)
+		if !killed && len(acks) >= plan.acks {
+			kill()
 			killed = true
 		}
 		line, err := r.ReadString('\n')
@@ -161,6 +229,16 @@ func runCrashChild(t *testing.T, path string, killAfter int) []ack {
 			t.Fatal(err)
 		}
 		f := strings.Fields(line)
+		if len(f) == 2 && f[0] == "phase" {
+			phase = f[1]
+			if phase == plan.phase {
+				if phases++; phases == plan.nth && !killed {
+					timer := time.AfterFunc(plan.delay, kill)
+					defer timer.Stop()
+				}
+			}
+			continue
+		}
 		if len(f) != 3 || f[0] != "ack" {
 			t.Fatalf("child printed %q", line)
 		}
@@ -174,5 +252,5 @@ func runCrashChild(t *testing.T, path string, killAfter int) []ack {
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
 		t.Fatalf("child did not die by SIGKILL: %v", err)
 	}
-	return acks
+	return acks, phase
 }

@@ -24,7 +24,9 @@ var (
 	ErrCorrupt = errors.New("store: corrupt store")
 
 	// ErrLocked means another Store handle (in this or another process) has
-	// the file open. Close it first; a file has one writer at a time.
+	// the file open. Close it first; a file has one writer at a time. Close
+	// releases the lock at once: snapshots and borrowed values still held
+	// from a closed handle stay readable and do not keep the file locked.
 	ErrLocked = errors.New("store: file is locked by another handle")
 )
 

@@ -73,11 +73,35 @@ func (f *faultFile) Truncate(size int64) error {
 // commit must fail, the store must refuse further writes without syncing
 // again, readers must keep the last version, and a reopen must find every
 // earlier acknowledged commit intact and the failed one all or nothing.
+//
+// With a checkpoint written by every commit, the checkpoint slot's write is
+// one more failure point; the reopen then finds the torn slot's checksum
+// wrong and starts from the other one.
 func TestFault_CommitPath(t *testing.T) {
+	for _, every := range []int64{-1, 1} {
+		t.Run(fmt.Sprint("checkpoint-every=", every), func(t *testing.T) {
+			points := faultCommitPath(t, every)
+			if want := 3 + btoi(every > 0); points != want {
+				t.Fatalf("commit path has %d failure points, want %d (records, head, [checkpoint,] sync)", points, want)
+			}
+		})
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// faultCommitPath fails each file operation of a commit in turn and
+// returns how many there were.
+func faultCommitPath(t *testing.T, every int64) int {
 	for n := 1; ; n++ {
 		path := tempPath(t)
 		var ff *faultFile
-		opts := &Options{Strict: true, nodeSize: 256, WrapFile: func(f File) File {
+		opts := &Options{Strict: true, nodeSize: 256, ckptEvery: every, WrapFile: func(f File) File {
 			ff = &faultFile{File: f}
 			return ff
 		}}
@@ -101,7 +125,7 @@ func TestFault_CommitPath(t *testing.T) {
 			}
 			s.Close()
 			t.Logf("commit path has %d failure points", n-1)
-			return
+			return n - 1
 		}
 		t.Run(fmt.Sprintf("fail-%s-%d", ff.failed[0], n), func(t *testing.T) {
 			if !errors.Is(err, ErrWriteFailed) || !errors.Is(err, errInjected) {
@@ -124,7 +148,7 @@ func TestFault_CommitPath(t *testing.T) {
 			}
 			s.Close()
 
-			s = mustOpen(t, path, &Options{Strict: true})
+			s = mustOpen(t, path, nil) // from the checkpoint, if any
 			defer s.Close()
 			got := contents(t, s)
 			_, applied := got[key(59)]

@@ -37,14 +37,24 @@ type File interface {
 	// file), and Map may be called again with a larger size while older
 	// views are still in use.
 	Unmap(b []byte) error
-	// Close closes the file. Views from Map stay valid until unmapped.
+	// Close closes the file and releases its lock, even while views from
+	// Map are in use. Views from Map stay valid until unmapped.
 	Close() error
 }
 
 // osFile is a File over an *os.File, mapped with mmap and synced with
 // fdatasync.
+//
+// The advisory lock lives on a descriptor of its own (lock), never mapped:
+// a flock belongs to the open file description, and a mapping keeps the
+// description of the descriptor it was made from alive until it is
+// unmapped. With the lock on the mapped descriptor, a snapshot or borrowed
+// value still held after Close would keep the file locked; with its own
+// descriptor, Close releases the lock at once and the mappings stay
+// readable.
 type osFile struct {
-	f *os.File
+	f    *os.File
+	lock *os.File
 }
 
 // openOSFile opens path and takes an exclusive (or, read-only, shared)
@@ -54,18 +64,57 @@ func openOSFile(path string, readOnly bool) (*osFile, error) {
 	if readOnly {
 		flag, how = os.O_RDONLY, unix.LOCK_SH
 	}
-	f, err := os.OpenFile(path, flag, 0)
+	lock, err := lockPath(path, how)
 	if err != nil {
 		return nil, err
 	}
-	if err := unix.Flock(int(f.Fd()), how|unix.LOCK_NB); err != nil {
+	f, err := os.OpenFile(path, flag, 0)
+	if err == nil && !sameFile(lock, f) {
 		f.Close()
-		if errors.Is(err, unix.EWOULDBLOCK) {
-			return nil, fmt.Errorf("%w: %s", ErrLocked, path)
-		}
-		return nil, fmt.Errorf("store: lock %s: %w", path, err)
+		err = fmt.Errorf("store: %s was replaced while it was being opened; open it again", path)
 	}
-	return &osFile{f: f}, nil
+	if err != nil {
+		lock.Close()
+		return nil, err
+	}
+	return &osFile{f: f, lock: lock}, nil
+}
+
+// lockPath opens path for its lock alone and locks it. A file renamed over
+// path between the open and the lock (a compaction by the holder of the
+// lock) would leave the lock on the old file, so the lock is taken again
+// on the new one until the locked file is the one at path.
+func lockPath(path string, how int) (*os.File, error) {
+	for range 8 {
+		l, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		if err := unix.Flock(int(l.Fd()), how|unix.LOCK_NB); err != nil {
+			l.Close()
+			if errors.Is(err, unix.EWOULDBLOCK) {
+				return nil, fmt.Errorf("%w: %s", ErrLocked, path)
+			}
+			return nil, fmt.Errorf("store: lock %s: %w", path, err)
+		}
+		st, err := os.Stat(path)
+		if err == nil && sameInode(l, st) {
+			return l, nil
+		}
+		l.Close()
+	}
+	return nil, fmt.Errorf("store: lock %s: the file keeps being replaced; open it again", path)
+}
+
+// sameFile reports whether a and b are open on the same inode.
+func sameFile(a, b *os.File) bool {
+	st, err := b.Stat()
+	return err == nil && sameInode(a, st)
+}
+
+func sameInode(f *os.File, st os.FileInfo) bool {
+	fst, err := f.Stat()
+	return err == nil && os.SameFile(fst, st)
 }
 
 func (o *osFile) WriteAt(p []byte, off int64) (int, error) { return o.f.WriteAt(p, off) }
@@ -98,7 +147,15 @@ func (o *osFile) Map(size int64) ([]byte, error) {
 
 func (o *osFile) Unmap(b []byte) error { return unix.Munmap(b) }
 
-func (o *osFile) Close() error { return o.f.Close() }
+// Close closes the mapped descriptor, then the lock's: the lock is released
+// even while mappings of the file are still in use.
+func (o *osFile) Close() error {
+	err := o.f.Close()
+	if lerr := o.lock.Close(); err == nil {
+		err = lerr
+	}
+	return err
+}
 
 // syncDir makes a directory entry change (create, rename) durable.
 func syncDir(path string) error {
@@ -110,7 +167,8 @@ func syncDir(path string) error {
 	return d.Sync()
 }
 
-// createFile creates a new store file at path holding only the file header,
+// createFile creates a new store file at path holding only the file header
+// and empty checkpoint slots,
 // atomically: it is written to a temporary name, synced and renamed.
 func createFile(path string) error {
 	tmp := path + ".new"
@@ -118,7 +176,7 @@ func createFile(path string) error {
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(encodeFileHeader())
+	_, err = f.Write(newFileImage(formatVersion))
 	if err == nil {
 		err = f.Sync()
 	}

@@ -16,11 +16,22 @@ const (
 // On-disk layout constants. doc.go describes the format.
 const (
 	fileMagic     = "PURETREE"
-	formatVersion = 1
-	headerSize    = 64 // file header; the first record starts here
+	formatVersion = 2  // files this package writes: checkpoint slots, records at dataStartV2
+	formatV1      = 1  // files written before checkpoints: records at headerSize, read and appended to
+	headerSize    = 64 // the file header's own length
 	recHdrSize    = 8  // kind u8, flags u8, count u16, len u32
 	headSize      = 64 // a head record is always this long
 	headMagic     = "PUREHEAD"
+	headVersion   = 1 // byte 1 of a head record; heads are alike in both file versions
+
+	// Version 2 files: the file header alone in the first 4 KiB page, then
+	// one page per checkpoint slot, then the records. Each slot has a page
+	// of its own, so a torn write of one cannot touch the header or the
+	// other slot.
+	pageSize    = 4096
+	slotSize    = 84 // magic, head offset, a copy of the head, CRC
+	slotMagic   = "PURECKPT"
+	dataStartV2 = 3 * pageSize
 
 	kindLeaf   = 'L'
 	kindBranch = 'B'
@@ -52,41 +63,70 @@ var le = binary.LittleEndian
 // encodeFileHeader returns the 64-byte file header:
 //
 //	0  magic "PURETREE"
-//	8  format version u32
-//	12 header size u32 (64)
+//	8  format version u32 (2; 1 for files written before checkpoints)
+//	12 data start u32: where the first record begins (12288; 64 in version 1)
 //	16 reserved, zero
 //	60 CRC-32C of bytes 0..60
 func encodeFileHeader() []byte {
+	return encodeFileHeaderV(formatVersion)
+}
+
+func encodeFileHeaderV(version uint32) []byte {
 	b := make([]byte, headerSize)
 	copy(b, fileMagic)
-	le.PutUint32(b[8:], formatVersion)
-	le.PutUint32(b[12:], headerSize)
+	le.PutUint32(b[8:], version)
+	le.PutUint32(b[12:], uint32(dataStartOf(version)))
 	le.PutUint32(b[60:], checksum(b[:60]))
 	return b
 }
 
-// checkFileHeader verifies the header at the start of b.
-func checkFileHeader(b []byte) error {
+func dataStartOf(version uint32) uint64 {
+	if version == formatV1 {
+		return headerSize
+	}
+	return dataStartV2
+}
+
+// newFileImage returns the bytes of an empty file of the given version:
+// the header and, in version 2, two empty checkpoint slots.
+func newFileImage(version uint32) []byte {
+	b := make([]byte, dataStartOf(version))
+	copy(b, encodeFileHeaderV(version))
+	return b
+}
+
+// checkFileHeader verifies the header at the start of b (the whole file,
+// or at least its first dataStart bytes) and returns where records begin.
+func checkFileHeader(b []byte) (uint64, error) {
 	if len(b) < headerSize || string(b[:8]) != fileMagic {
-		return ErrNotStore
+		return 0, ErrNotStore
 	}
 	if le.Uint32(b[60:]) != checksum(b[:60]) {
-		return errorf(ErrCorrupt, "file header checksum mismatch")
+		return 0, errorf(ErrCorrupt, "file header checksum mismatch")
 	}
-	if v := le.Uint32(b[8:]); v != formatVersion {
-		return errorf(ErrVersion, "file has version %d, this package reads %d", v, formatVersion)
+	v := le.Uint32(b[8:])
+	if v != formatVersion && v != formatV1 {
+		return 0, errorf(ErrVersion, "file has version %d, this package reads %d and %d", v, formatV1, formatVersion)
 	}
-	if le.Uint32(b[12:]) != headerSize {
-		return errorf(ErrCorrupt, "file header size %d", le.Uint32(b[12:]))
+	start := dataStartOf(v)
+	if uint64(le.Uint32(b[12:])) != start {
+		return 0, errorf(ErrCorrupt, "file header: data start %d, version %d has %d", le.Uint32(b[12:]), v, start)
 	}
-	return nil
+	if uint64(len(b)) < start {
+		return 0, errorf(ErrCorrupt, "file ends at %d, inside its %d-byte header", len(b), start)
+	}
+	return start, nil
 }
+
+// dataStart returns where the records of the mapped file d begin; its
+// header was verified when the file was opened.
+func dataStart(d []byte) uint64 { return uint64(le.Uint32(d[12:])) }
 
 // head is a decoded head record: one published version of the tree.
 //
 // Layout (64 bytes):
 //
-//	0  kind 'H', 1 format version, 2 reserved u16, 4 len u32 (64)
+//	0  kind 'H', 1 head version (1), 2 reserved u16, 4 len u32 (64)
 //	8  magic "PUREHEAD"
 //	16 seq u64     commit sequence number, +1 per head
 //	24 rev u64     highest revision assigned so far
@@ -106,10 +146,11 @@ type head struct {
 	dataCRC uint32
 }
 
-// regionStart is where the records this head covers begin.
-func (h *head) regionStart() uint64 {
+// regionStart is where the records this head covers begin; base is where
+// the file's records begin.
+func (h *head) regionStart(base uint64) uint64 {
 	if h.prev == 0 {
-		return headerSize
+		return base
 	}
 	return h.prev + headSize
 }
@@ -117,7 +158,7 @@ func (h *head) regionStart() uint64 {
 func (h *head) encode(b []byte) {
 	_ = b[headSize-1]
 	b[0] = kindHead
-	b[1] = formatVersion
+	b[1] = headVersion
 	le.PutUint16(b[2:], 0)
 	le.PutUint32(b[4:], headSize)
 	copy(b[8:16], headMagic)
@@ -137,7 +178,7 @@ func decodeHead(d []byte, off uint64) (head, bool) {
 		return head{}, false
 	}
 	b := d[off : off+headSize]
-	if b[0] != kindHead || b[1] != formatVersion || le.Uint32(b[4:]) != headSize ||
+	if b[0] != kindHead || b[1] != headVersion || le.Uint32(b[4:]) != headSize ||
 		string(b[8:16]) != headMagic || le.Uint32(b[60:]) != checksum(b[:60]) {
 		return head{}, false
 	}
@@ -154,7 +195,7 @@ func decodeHead(d []byte, off uint64) (head, bool) {
 
 // verifyHead checks the data checksum of h against the region it covers.
 func verifyHead(d []byte, h *head) bool {
-	start := h.regionStart()
+	start := h.regionStart(dataStart(d))
 	return start <= h.off && h.off <= uint64(len(d)) && checksum(d[start:h.off]) == h.dataCRC
 }
 

@@ -20,7 +20,9 @@ type Options struct {
 
 	// Strict runs Check after opening and after every commit, and fails the
 	// commit (and further writes) with ErrCorrupt if it finds a problem.
-	// It makes commits O(file size); use it in tests.
+	// At open it verifies every commit from the first record rather than
+	// starting from the last checkpoint. It makes commits O(file size); use
+	// it in tests.
 	Strict bool
 
 	// GroupWait is the longest a commit leader waits for the recent group
@@ -28,12 +30,20 @@ type Options struct {
 	// means the default, 2 ms; a negative value disables the wait.
 	GroupWait time.Duration
 
-	// AutoCompact, when positive, makes a commit compact the store once
-	// the file has grown by AutoCompact bytes plus its own size since it
-	// was opened or last compacted (so at most about half of it is
-	// garbage). Zero means off for files and 32 MiB in RAM mode; negative
-	// means off. The compaction runs in the committing leader after its
-	// group has its results; later commits wait for it.
+	// AutoCompact bounds the file's space: once the file has grown by
+	// AutoCompact bytes plus its own size since it was opened or last
+	// compacted (so, when the live tree has not grown, about half of it or
+	// more is dead), a commit starts a compaction. Zero means the default,
+	// DefaultAutoCompact (64 MiB) for files and 32 MiB in RAM mode;
+	// negative means off (Compact still works when called).
+	//
+	// A file is compacted in the background while commits go on (see
+	// Compact); commits wait only for its last step. If commits outrun it
+	// until the file has grown by twice the trigger, the committer that
+	// sees it waits for the compaction to end, so the file stays under
+	// about 3 times its size after the last compaction plus 2 x
+	// AutoCompact. RAM mode compacts in the committing leader, with
+	// commits waiting.
 	AutoCompact int64
 
 	// WrapFile, when set, wraps the store's file, for example to inject
@@ -43,6 +53,8 @@ type Options struct {
 
 	// nodeSize overrides the node split size (tests).
 	nodeSize int
+	// ckptEvery overrides defaultCheckpointEvery (tests); negative: never.
+	ckptEvery int64
 	// mapMin overrides the smallest mapping of a file (tests of remapping).
 	mapMin int64
 }
@@ -55,8 +67,8 @@ type Options struct {
 // the writer or each other; commits are grouped (see doc.go). Compact and
 // Close wait for the commit in progress.
 //
-// Lifetime: Close makes the handle unusable; snapshots and borrowed values
-// taken before stay valid until released.
+// Lifetime: Close makes the handle unusable and releases the file's lock;
+// snapshots and borrowed values taken before stay valid until released.
 type Store struct {
 	path     string
 	opts     Options
@@ -79,9 +91,23 @@ type Store struct {
 	failed  error    // set when a write or sync failed: refuse writes
 	closed  bool
 
-	compactedSize int64 // file size after open or the last compaction
-	autoCompactAt int64 // growth that triggers compaction; 0: never
-	compactDue    atomic.Bool
+	base      uint64     // where records begin: dataStartV2, or headerSize in version 1 files
+	ckpt      checkpoint // the newest checkpoint written (synced, or syncing with the last group)
+	ckptEvery uint64     // record bytes between checkpoints; 0: none (version 1, RAM, read-only)
+	ckptBuf   [slotSize]byte
+
+	compactedSize int64       // file size after open or the last compaction
+	autoCompactAt int64       // growth that triggers compaction; 0: never
+	compactDue    atomic.Bool // the file grew past the trigger
+	compactBehind atomic.Bool // ... and past twice the trigger: committers wait for the compaction
+
+	// Compaction: cmu serialises compactions and is held for a whole one
+	// (taken before wmu); cstop tells a running one that Close waits.
+	cmu          sync.Mutex
+	cstop        atomic.Bool
+	compacting   atomic.Bool // an automatic compaction is started or running
+	compactions  atomic.Uint64
+	compactPause atomic.Int64 // the longest a compaction held wmu, in ns
 
 	publications atomic.Uint64 // heads written by commits
 	spare        *spareBuf     // RAM mode: a released image to reuse
@@ -89,12 +115,22 @@ type Store struct {
 	// testHookBeforeApply, when set, runs in the commit leader after it
 	// took its group and before it applies it (tests pause publishing).
 	testHookBeforeApply func()
+	// testHookCompact, when set, runs as an online compaction passes each
+	// of its steps (compactHook).
+	testHookCompact func(step string)
 }
+
+// DefaultAutoCompact is the growth that triggers compaction of a file
+// when Options.AutoCompact is zero.
+const DefaultAutoCompact = 64 << 20
 
 func newStore(path string, opts *Options, ram bool) *Store {
 	s := &Store{path: path, ram: ram}
 	if opts != nil {
 		s.opts = *opts
+	}
+	if s.opts.AutoCompact == 0 && !ram {
+		s.opts.AutoCompact = DefaultAutoCompact
 	}
 	s.nodeSize = defaultNodeSize
 	if s.opts.nodeSize > 0 {
@@ -110,9 +146,11 @@ func newStore(path string, opts *Options, ram bool) *Store {
 
 // Open opens the store file at path, creating it if it does not exist, and
 // recovers the last version whose head verifies; bytes after it (a torn
-// tail left by a crash) are cut off. Only one Store may have a file open;
-// another gets ErrLocked. A file that is not a store gets ErrNotStore, a
-// damaged one ErrCorrupt.
+// tail left by a crash) are cut off. It starts from the file's last
+// checkpoint and verifies only the commits written after it (doc.go,
+// Recovery), so it takes time proportional to them, not to the file. Only
+// one Store may have a file open; another gets ErrLocked. A file that is
+// not a store gets ErrNotStore, a damaged one ErrCorrupt.
 func Open(path string, opts *Options) (*Store, error) {
 	s := newStore(path, opts, false)
 	if !s.opts.ReadOnly {
@@ -127,6 +165,9 @@ func Open(path string, opts *Options) (*Store, error) {
 		return nil, err
 	}
 	var f File = of
+	if !s.opts.ReadOnly {
+		removeLeftoverCompaction(path) // we hold the lock: no compaction runs
+	}
 	if s.opts.WrapFile != nil {
 		f = s.opts.WrapFile(f)
 	}
@@ -148,10 +189,11 @@ func OpenRAM(opts *Options) (*Store, error) {
 	}
 	s.spare = new(spareBuf)
 	mf := newMemFile(s.spare)
-	if _, err := mf.Map(ramMapSize(headerSize)); err != nil {
+	img := newFileImage(formatVersion)
+	if _, err := mf.Map(ramMapSize(int64(len(img)))); err != nil {
 		return nil, err
 	}
-	if _, err := mf.WriteAt(encodeFileHeader(), 0); err != nil {
+	if _, err := mf.WriteAt(img, 0); err != nil {
 		return nil, err
 	}
 	var f File = mf
@@ -187,13 +229,14 @@ func (s *Store) load(f File) error {
 	}
 	if size == 0 && !s.opts.ReadOnly {
 		// An empty file (for example made by touch) becomes an empty store.
-		if _, err := f.WriteAt(encodeFileHeader(), 0); err != nil {
+		img := newFileImage(formatVersion)
+		if _, err := f.WriteAt(img, 0); err != nil {
 			return err
 		}
 		if err := f.Sync(); err != nil {
 			return err
 		}
-		size = headerSize
+		size = int64(len(img))
 	}
 	if size < headerSize {
 		return ErrNotStore
@@ -203,11 +246,12 @@ func (s *Store) load(f File) error {
 		return fmt.Errorf("map: %w", err)
 	}
 	m := newMapping(f, data)
-	h, end, err := recoverHead(data[:size])
+	rec, err := recoverHead(data[:size], s.opts.Strict)
 	if err != nil {
 		m.release()
 		return err
 	}
+	h, end := rec.h, rec.end
 	if end < uint64(size) && !s.opts.ReadOnly {
 		// 1. Cut the torn tail, so the next commit appends right after the
 		//    last valid head and no stale bytes follow it.
@@ -228,6 +272,7 @@ func (s *Store) load(f File) error {
 		}
 	}
 	s.f, s.m, s.end, s.tip, s.filled = f, m, end, h, end
+	s.setCheckpoints(rec.base, rec.ckpt)
 	s.setCompacted(end)
 	m.acquire() // the version's own reference
 	s.cur.Store(&version{m: m, h: h})
@@ -236,19 +281,57 @@ func (s *Store) load(f File) error {
 
 // Close closes the store after the commit in progress (and the sync in
 // flight). Queued and later commits fail with ErrClosed. Snapshots and
-// borrowed values stay valid until released. Close returns ErrClosed if
-// already closed.
+// borrowed values stay valid until released, and they do not keep the
+// file: Close releases its lock at once, so the file can be opened again,
+// in this process or another, while they are still being read (they read
+// the versions they pinned, whatever the new handle writes). Close returns
+// ErrClosed if already closed. A compaction in progress is abandoned (its
+// new file removed) and Close waits for that.
+//
+// Close checkpoints the last commit if commits followed the last
+// checkpoint (one write and one sync), so the next Open verifies nothing
+// but that head; a failure there is returned, and the store is closed all
+// the same (the next Open scans from the previous checkpoint).
 func (s *Store) Close() error {
+	s.cstop.Store(true) // a running compaction gives up at its next flush
+	s.cmu.Lock()
+	defer s.cmu.Unlock()
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	if s.closed {
 		return ErrClosed
 	}
 	s.drainLocked()
+	var err error
+	if s.failed == nil && s.ckptEvery > 0 && s.tip.off != 0 && s.ckpt.end(s.base) < s.tip.off+headSize {
+		err = s.writeCheckpointLocked(s.tip)
+		if err == nil {
+			err = s.f.Sync()
+		}
+		if err != nil {
+			err = fmt.Errorf("store: close: %w", err)
+		}
+	}
 	s.closed = true
 	s.cur.Swap(nil).m.release()
 	s.m.release()
-	return s.f.Close()
+	if cerr := s.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// setCheckpoints records where records begin and the newest checkpoint of
+// the file just opened or compacted, and whether commits write
+// checkpoints: only to version 2 files, not in RAM or read-only mode.
+func (s *Store) setCheckpoints(base uint64, c checkpoint) {
+	s.base, s.ckpt, s.ckptEvery = base, c, 0
+	if base == dataStartV2 && !s.ram && !s.opts.ReadOnly && s.opts.ckptEvery >= 0 {
+		s.ckptEvery = defaultCheckpointEvery
+		if s.opts.ckptEvery > 0 {
+			s.ckptEvery = uint64(s.opts.ckptEvery)
+		}
+	}
 }
 
 // Path returns the file's path ("" in RAM mode).
@@ -267,16 +350,24 @@ type Stats struct {
 	Seq, Rev uint64
 	// Keys is the number of keys in the current version.
 	Keys uint64
+	// Compactions is the number of compactions completed, automatic or
+	// asked for.
+	Compactions uint64
+	// CompactPause is the longest time a compaction of a file held
+	// commits back (its last step: copying what was committed during the
+	// copy, one sync, the rename).
+	CompactPause time.Duration
 }
 
 // Stats returns the store's counters.
 func (s *Store) Stats() Stats {
-	st := Stats{Publications: s.publications.Load()}
+	st := Stats{Publications: s.publications.Load(), Compactions: s.compactions.Load(),
+		CompactPause: time.Duration(s.compactPause.Load())}
 	if v := s.acquireCurrent(); v != nil {
 		st.Seq, st.Rev, st.Keys = v.h.seq, v.h.rev, v.h.count
 		st.Size = v.h.off + headSize
 		if v.h.off == 0 {
-			st.Size = headerSize
+			st.Size = dataStart(v.m.data)
 		}
 		v.m.release()
 	}

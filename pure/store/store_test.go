@@ -198,20 +198,35 @@ func TestOpen_ForeignAndCorruptFiles(t *testing.T) {
 		t.Fatalf("bad header crc: %v", err)
 	}
 
-	// A damaged commit followed by a valid one is corruption, not a torn tail.
+	// A damaged commit followed by a valid one is corruption, not a torn
+	// tail: found by a plain Open when it follows the last checkpoint (the
+	// file as a crash leaves it, before Close checkpoints)...
 	path := dir + "/mid"
 	s := mustOpen(t, path, nil)
 	put(t, s, "a", "1")
 	mid := s.end
 	put(t, s, "b", "2")
 	put(t, s, "c", "3")
+	crashed, _ := os.ReadFile(path)
 	s.Close()
 	b, _ := os.ReadFile(path)
+	crashed[mid+recHdrSize+20] ^= 0xff
+	os.WriteFile(path, crashed, 0o644)
+	if _, err := Open(path, nil); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("mid-file damage after the checkpoint: %v", err)
+	}
+	// ... and when a checkpoint covers it, by a strict Open and by Check,
+	// not by a plain Open, which does not re-read the checkpointed prefix.
 	b[mid+recHdrSize+20] ^= 0xff
 	os.WriteFile(path, b, 0o644)
-	if _, err := Open(path, nil); !errors.Is(err, ErrCorrupt) {
-		t.Fatalf("mid-file damage: %v", err)
+	if _, err := Open(path, &Options{Strict: true}); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("checkpointed damage, strict open: %v", err)
 	}
+	s = mustOpen(t, path, nil)
+	if err := s.Check(); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("checkpointed damage, Check: %v", err)
+	}
+	s.Close()
 }
 
 func TestOpen_Locked(t *testing.T) {

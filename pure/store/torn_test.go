@@ -12,16 +12,26 @@ import (
 // TestTornTail_Recovery cuts or garbles the bytes of an unsynced last
 // commit the way a power cut can leave them, 1,000 times, and checks that
 // opening recovers the last whole head, that Check passes and that every
-// earlier (acknowledged) commit is intact.
+// earlier (acknowledged) commit is intact. With checkpoints on every
+// commit, the checkpoint slot the last commit wrote is torn too: left old,
+// written whole, cut part way or garbled.
 func TestTornTail_Recovery(t *testing.T) {
-	rng := rand.New(rand.NewPCG(testSeed(t), 3))
+	seed := testSeed(t)
+	for _, every := range []int64{-1, 1} {
+		t.Run(fmt.Sprint("checkpoint-every=", every), func(t *testing.T) {
+			testTornTail(t, rand.New(rand.NewPCG(seed, 3)), every)
+		})
+	}
+}
+
+func testTornTail(t *testing.T, rng *rand.Rand, every int64) {
 	dir := t.TempDir()
 	const bases, trials = 10, 100
 	for b := range bases {
 		// Build a store of a few commits; the last one is the one the
 		// "power cut" tears.
 		path := fmt.Sprintf("%s/base%d", dir, b)
-		s := mustOpen(t, path, &Options{nodeSize: 256})
+		s := mustOpen(t, path, &Options{nodeSize: 256, ckptEvery: every})
 		model := map[string]string{}
 		var good []byte
 		var goodModel map[string]string
@@ -52,18 +62,31 @@ func TestTornTail_Recovery(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+		full, _ := os.ReadFile(path) // before Close, which checkpoints the last commit
 		s.Close()
-		full, _ := os.ReadFile(path)
 		if len(full) <= len(good) {
 			t.Fatal("last commit wrote nothing")
 		}
+		slot := -1 // the slot the last commit wrote
+		for i := range 2 {
+			at := slotOffset(i)
+			if !bytes.Equal(good[at:at+slotSize], full[at:at+slotSize]) {
+				slot = i
+			}
+		}
+		if every > 0 && slot < 0 {
+			t.Fatal("the last commit wrote no checkpoint")
+		}
 		for i := range trials {
 			torn, whole := tear(rng, good, full)
+			if slot >= 0 {
+				tearSlot(rng, torn, good, full, slotOffset(slot))
+			}
 			tornPath := fmt.Sprintf("%s/torn%d", dir, b)
 			if err := os.WriteFile(tornPath, torn, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			s, err := Open(tornPath, &Options{Strict: true})
+			s, err := Open(tornPath, &Options{Strict: i%3 == 0})
 			if err != nil {
 				t.Fatalf("base %d trial %d: open: %v", b, i, err)
 			}
@@ -92,6 +115,27 @@ func TestTornTail_Recovery(t *testing.T) {
 			}
 			s.Close()
 		}
+	}
+}
+
+// tearSlot sets the slot at off in torn as a power cut while it was being
+// written could leave it: old (as in good), new (as in full), cut part way
+// (new up to a point, old after it) or garbled.
+func tearSlot(rng *rand.Rand, torn, good, full []byte, off uint64) {
+	old, new := good[off:off+slotSize], full[off:off+slotSize]
+	b := torn[off : off+slotSize]
+	switch rng.IntN(4) {
+	case 0:
+		copy(b, old)
+	case 1:
+		copy(b, new)
+	case 2:
+		cut := rng.IntN(slotSize)
+		copy(b, new[:cut])
+		copy(b[cut:], old[cut:])
+	default:
+		copy(b, new)
+		b[rng.IntN(slotSize)] ^= byte(1 + rng.IntN(255))
 	}
 }
 

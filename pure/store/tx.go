@@ -33,7 +33,8 @@ const (
 type Tx struct {
 	noCopy noCopy
 	s      *Store
-	sn     *Snapshot
+	sn     *Snapshot // &snap
+	snap   Snapshot  // owned: its Release does nothing, end releases it
 	buf    []byte    // copies of keys and values; entries point in by offset
 	writes []txWrite // sorted by key, one per key
 	checks []txCheck // sorted by key, one per key: the revisions relied on
@@ -66,18 +67,24 @@ func (s *Store) Begin() (*Tx, error) {
 	if s.opts.ReadOnly {
 		return nil, ErrReadOnly
 	}
-	sn, err := s.Snapshot()
-	if err != nil {
-		return nil, err
+	v := s.acquireCurrent()
+	if v == nil {
+		return nil, ErrClosed
 	}
-	tx := &Tx{s: s, sn: sn}
+	tx := &Tx{s: s}
+	tx.sn = &tx.snap
+	tx.snap.owned = true
+	tx.snap.pin(v)
 	tx.buf, tx.writes = tx.buf0[:0], tx.writes0[:0]
 	return tx, nil
 }
 
 // Snapshot returns the snapshot the transaction reads from. Reads through
 // it are not recorded for conflict checking. It is valid until the
-// transaction ends; do not release it.
+// transaction ends (Commit or Rollback), which releases it; its Release
+// method does nothing, so releasing it by mistake, once or more, harms
+// nothing. Reading it after the transaction ended panics like any released
+// snapshot.
 func (tx *Tx) Snapshot() *Snapshot { return tx.sn }
 
 func (tx *Tx) key(k0, k1 int) []byte { return tx.buf[k0:k1:k1] }
@@ -215,8 +222,7 @@ func (tx *Tx) Rollback() error {
 }
 
 func (tx *Tx) end() {
-	tx.sn.Release()
-	tx.sn = nil
+	tx.sn.release()
 	tx.buf, tx.writes, tx.checks = nil, nil, nil
 }
 
