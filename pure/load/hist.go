@@ -98,7 +98,8 @@ func (h *Histogram) Max() time.Duration { return time.Duration(h.max) }
 // Quantile returns the latency below or at which a fraction q (0..1) of
 // the recorded latencies lie: the value of rank ceil(q*n), reported as the
 // middle of its bucket (clamped to the exact minimum and maximum), so it is
-// within half a bucket (1.6 %) of the true order statistic. It returns 0
+// within half a bucket (1.6 %) of the true order statistic; the rank n is
+// the exact maximum. It returns 0
 // when nothing was recorded.
 func (h *Histogram) Quantile(q float64) time.Duration {
 	if h.n == 0 {
@@ -108,8 +109,8 @@ func (h *Histogram) Quantile(q float64) time.Duration {
 	if rank < 1 {
 		rank = 1
 	}
-	if rank > h.n {
-		rank = h.n
+	if rank >= h.n {
+		return time.Duration(h.max) // the last order statistic is known exactly
 	}
 	var seen uint64
 	for i, c := range h.counts {

@@ -88,9 +88,9 @@ type fixed struct{ reqs [][]byte }
 func (f *fixed) next(b []byte, seq int64) []byte {
 	return append(b, f.reqs[seq%int64(len(f.reqs))]...)
 }
-func (f *fixed) keepBody() bool             { return false }
+func (f *fixed) keepBody() bool           { return false }
 func (f *fixed) answered(*answer, []byte) {}
-func (f *fixed) failed()                    {}
+func (f *fixed) failed()                  {}
 
 // newSource returns connection conn's source for workload w. Sources
 // without state share one prebuilt set.
