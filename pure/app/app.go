@@ -31,7 +31,9 @@ func (t Type) String() string {
 // Field is a named, typed value: a column of the table, or a field of an
 // input or a view.
 type Field struct {
+	// Name is the field's name in queries and JSON rows.
 	Name string
+	// Type is Int or Text.
 	Type Type
 	// Body marks the input field carried by the request body instead of
 	// the query string. At most one field of an input may set it, and it
@@ -81,29 +83,40 @@ const (
 // records (Turn.Get, Turn.Put, Turn.Delete) and sets the answer. Either
 // all of its writes are kept or, if it returns an error, none.
 type InputDef struct {
-	Name   string
+	// Name is the route segment after /inputs/.
+	Name string
+	// Fields are the input's fields: query fields, and at most one Body.
 	Fields []Field
-	Run    func(t *Turn) error
+	// Run applies the input; an error (see Error) undoes its writes.
+	Run func(t *Turn) error
 }
 
 // ViewDef declares a view: `GET /views/<Name>?field=value`, a read of the
 // table. Run reads its fields and the table and sets an answer of the
 // declared kind; it cannot write.
 type ViewDef struct {
-	Name   string
+	// Name is the route segment after /views/.
+	Name string
+	// Fields are the view's query fields (besides from and count of a
+	// Rows view).
 	Fields []Field
+	// Answer is the kind of answer: Number, Plain or Rows.
 	Answer Answer
-	Run    func(t *Turn) error
+	// Run computes the answer.
+	Run func(t *Turn) error
 }
 
 // App declares an app: its table, its inputs and its views. The host
 // derives the routes from it; Start runs it.
 type App struct {
 	// Name is the app's name, a segment of its store keys.
-	Name   string
-	Table  Table
+	Name string
+	// Table is the app's keyed table.
+	Table Table
+	// Inputs are the app's inputs, routed as /inputs/<name>.
 	Inputs []InputDef
-	Views  []ViewDef
+	// Views are the app's views, routed as /views/<name>.
+	Views []ViewDef
 }
 
 // endpoint is an input or a view as the runtime uses it.

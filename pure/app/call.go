@@ -10,8 +10,10 @@ package app
 type Kind uint8
 
 const (
-	// View is `GET /views/<name>[?query]`: read-only, answered from a
-	// pinned snapshot without waiting for a save.
+	// View is `GET /views/<name>[?query]`: read-only, answered by the
+	// owner from the app's state without a save of its own (it waits
+	// only if inputs before it in its batch changed the state, for their
+	// save).
 	View Kind = iota + 1
 	// Input is `POST /inputs/<name>?field=value` with the body as the
 	// text field: a transaction whose answer is released only after the
