@@ -40,8 +40,10 @@
 // After a saved batch the owner keeps collecting before it takes the next
 // batch: until no call has arrived for 100 µs (Options.Pause), or 1 ms has
 // passed since the save (Options.Gather), or as many calls are queued as
-// the saved batch held (closed-loop clients are all back). So many
-// requests share one save, and a lone client pays no pause.
+// the saved batch held (closed-loop clients are all back). A saved batch
+// of one call is not followed by collecting: a lone client pays no pause.
+// So many requests share one save when many are calling, and nobody waits
+// for company that is not there.
 //
 // # Storage
 //

@@ -170,7 +170,9 @@ func (r *Runtime) Close() error {
 }
 
 // own is the owner goroutine: take the queue, apply it as one batch, and
-// after a saved batch collect the next one (see gather).
+// after a saved batch of more than one call collect the next one (see
+// gather). A lone caller never waits: with nobody else calling, there is
+// nothing to gather.
 func (r *Runtime) own() {
 	defer close(r.stopped)
 	for {
@@ -191,7 +193,7 @@ func (r *Runtime) own() {
 		saved := r.apply(r.batch)
 		size := len(r.batch)
 		clear(r.batch)
-		if saved {
+		if saved && size > 1 {
 			r.gather(time.Now(), taken, size)
 		}
 	}

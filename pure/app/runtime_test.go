@@ -179,6 +179,23 @@ func TestRuntime_ConcurrentInputs_ShareSaves(t *testing.T) {
 	if stats.Inputs != n || stats.Saves >= n || pubs != stats.Saves {
 		t.Errorf("%d inputs applied in %d saves (%d publications); want %d inputs in fewer than %d saves, one publication each", stats.Inputs, stats.Saves, pubs, n, n)
 	}
+
+	// Closed loop: 32 callers each send 20 inputs one after another.
+	before := rt.Stats()
+	for g := range 32 {
+		wg.Go(func() {
+			for range 20 {
+				do(rt, app.Input, "score", "points=0", fmt.Sprint("p", g%10))
+			}
+		})
+	}
+	wg.Wait()
+	loop := rt.Stats()
+	inputs, saves := loop.Inputs-before.Inputs, loop.Saves-before.Saves
+	t.Logf("32 callers x 20 inputs in a closed loop: %d saves, %.1f inputs per save", saves, float64(inputs)/float64(saves))
+	if inputs != 640 || saves >= inputs/2 {
+		t.Errorf("closed loop: %d inputs in %d saves; want 640 in fewer than 320", inputs, saves)
+	}
 	rt.Close()
 	st.Close()
 
