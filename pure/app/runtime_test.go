@@ -305,26 +305,32 @@ func TestStart_BadDeclaration_Refused(t *testing.T) {
 	}
 }
 
-// TestRuntime_TotalView_ZeroAllocs: a warm Call answers the total view
-// through Submit and Wait without allocating, owner included.
-func TestRuntime_TotalView_ZeroAllocs(t *testing.T) {
+// TestRuntime_Views_ZeroAllocs: a warm Call answers the total view and a
+// page of leaders through Submit and Wait without allocating, owner
+// included (AllocsPerRun counts every goroutine's allocations).
+func TestRuntime_Views_ZeroAllocs(t *testing.T) {
 	rt := startRAM(t, scores.New())
 	for i := range 100 {
 		do(rt, app.Input, "score", "points=3", fmt.Sprint("n", i))
 	}
-	c := &app.Call{}
-	name := "total"
-	allocs := testing.AllocsPerRun(1000, func() {
-		c.Reset()
-		c.Kind, c.Name = app.View, name
-		rt.Submit(c)
-		c.Wait()
-	})
-	if c.Status != 200 || string(c.Out) != "300" {
-		t.Fatalf("total: %d %q", c.Status, c.Out)
-	}
-	if allocs != 0 {
-		t.Errorf("%.1f allocations per total view, want 0", allocs)
+	for _, v := range []struct{ name, query, out string }{
+		{"total", "", "300"},
+		{"leaders", "from=10&count=2", `[{"name":"n18","score":3},{"name":"n19","score":3}]`},
+	} {
+		c := &app.Call{}
+		query := []byte(v.query)
+		allocs := testing.AllocsPerRun(1000, func() {
+			c.Reset()
+			c.Kind, c.Name, c.Query = app.View, v.name, query
+			rt.Submit(c)
+			c.Wait()
+		})
+		if c.Status != 200 || string(c.Out) != v.out {
+			t.Fatalf("%s: %d %q, want %q", v.name, c.Status, c.Out, v.out)
+		}
+		if allocs != 0 {
+			t.Errorf("%.1f allocations per %s view, want 0", allocs, v.name)
+		}
 	}
 }
 
