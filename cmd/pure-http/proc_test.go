@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"syscall"
 	"testing"
@@ -39,24 +40,47 @@ func cpuNow() float64 {
 
 func TestProcStatusKiB_Self(t *testing.T) {
 	pid := os.Getpid()
-	hwm, err := procStatusKiB(pid, "VmHWM")
-	if err != nil {
-		t.Fatal(err)
-	}
 	rss, err := procStatusKiB(pid, "VmRSS")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if hwm <= 0 || rss <= 0 || hwm < rss {
-		t.Errorf("VmHWM %d kB, VmRSS %d kB: want both positive, the peak at least the current", hwm, rss)
+	hwm, err := procStatusKiB(pid, "VmHWM") // read after: the peak only grows
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rss <= 0 || hwm < rss {
+		t.Errorf("VmRSS %d kB, then VmHWM %d kB: want a positive RSS and a peak at least as high", rss, hwm)
 	}
 	if _, err := procStatusKiB(pid, "VmNothing"); err == nil {
 		t.Errorf("a missing field gave no error")
 	}
+}
+
+// TestResetPeakRSS_Self raises this process's peak by 64 MiB, gives the
+// memory back, and checks that the reset brings the peak down again.
+func TestResetPeakRSS_Self(t *testing.T) {
+	pid := os.Getpid()
+	b := make([]byte, 64<<20)
+	for i := 0; i < len(b); i += 4096 {
+		b[i] = 1
+	}
+	high, err := procStatusKiB(pid, "VmHWM")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.KeepAlive(b)
+	b = nil
+	runtime.GC()
+	debug.FreeOSMemory()
 	if err := resetPeakRSS(pid); err != nil {
-		t.Logf("clear_refs not writable here: %v", err)
-	} else if h2, _ := procStatusKiB(pid, "VmHWM"); h2 > hwm {
-		t.Errorf("VmHWM %d kB after reset, above %d before", h2, hwm)
+		t.Fatalf("%v (needs Linux 4.0 and owning the process)", err)
+	}
+	low, err := procStatusKiB(pid, "VmHWM")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if high-low < 32<<10 {
+		t.Errorf("VmHWM %d kB with 64 MiB held, %d kB after freeing it and the reset: want at least 32 MiB less", high, low)
 	}
 }
 

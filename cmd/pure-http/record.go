@@ -34,6 +34,10 @@ type Record struct {
 	// rotated order of servers for this workload, from 1.
 	Round int `json:"round"`
 	Order int `json:"order"`
+	// CPUServer and CPULoad are the taskset CPU lists of the server and of
+	// pure-load; empty when not pinned.
+	CPUServer string `json:"cpu_server"`
+	CPULoad   string `json:"cpu_load"`
 
 	// What pure-load saw.
 	Requests  int64   `json:"requests"`

@@ -135,7 +135,8 @@ func newRecord(o *options, st step) Record {
 		Schema: recordSchema, Server: st.Server.Server, Mode: st.Server.Mode, ID: st.Server.ID,
 		Workload: st.Work.Name, Load: st.Work.Load, Connections: st.Work.Conns,
 		Pipeline: st.Work.Pipeline, KeepAlive: !st.Work.Close, DurationS: o.Duration.Seconds(),
-		Round: st.Round, Order: st.Order, Commit: o.commit, Go: runtime.Version(),
+		Round: st.Round, Order: st.Order, CPUServer: o.ServerCPU, CPULoad: o.LoadCPU,
+		Commit: o.commit, Go: runtime.Version(),
 	}
 }
 
@@ -159,13 +160,13 @@ func runOne(ctx context.Context, o *options, st step, rec *Record) (err error) {
 	url := "http://" + srv.addr
 	// 1. Prepare the store (not measured): documents, or a scoreboard.
 	if st.Work.Docs && !st.Server.Static {
-		if _, err := runLoad(ctx, o, "--workload", "seed", url); err != nil {
-			return fmt.Errorf("seed: %w", err)
+		if err := prepare(ctx, o, "seed", "--workload", "seed", url); err != nil {
+			return err
 		}
 	}
 	if st.Work.Scores {
-		if _, err := runLoad(ctx, o, "--workload", "score", "-c", "16", "-n", "1600", url); err != nil {
-			return fmt.Errorf("scores for the views: %w", err)
+		if err := prepare(ctx, o, "scores for the views", "--workload", "score", "-c", "16", "-n", "1600", url); err != nil {
+			return err
 		}
 	}
 	rec.RSSReset = srv.resetPeak()
@@ -198,6 +199,18 @@ func runOne(ctx context.Context, o *options, st step, rec *Record) (err error) {
 	rec.ServerCPU = cpu1 - cpu0
 	if rec.ServerCPU > 0 {
 		rec.OKPerServerCPU = float64(rec.OK) / rec.ServerCPU
+	}
+	return nil
+}
+
+// prepare runs pure-load to prepare the store; every request must succeed.
+func prepare(ctx context.Context, o *options, what string, args ...string) error {
+	res, err := runLoad(ctx, o, args...)
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	if res.Non2xx > 0 || res.Errors.Total() > 0 {
+		return fmt.Errorf("%s: %d of %d requests failed (%d non-2xx, errors %+v): the server does not keep the contract", what, res.Non2xx+res.Errors.Total(), res.Requests, res.Non2xx, res.Errors)
 	}
 	return nil
 }
