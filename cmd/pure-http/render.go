@@ -15,7 +15,7 @@ func renderNote(recs []Record) string {
 	renderHead(&b, recs)
 	renderTargets(&b, c)
 	renderProbes(&b, recs)
-	b.WriteString("\n## Workloads\n\nMedians over the rounds. Errors counts non-2xx answers and failed requests together. Peak RSS is VmHWM, reset after the store was prepared (nginx: its worker).\n")
+	b.WriteString("\n## Workloads\n\nMedians over the rounds. Errors counts non-2xx answers and failed requests together (on a fresh store each PUT writer's first GET of its own document answers 404: one non-2xx per connection). Peak RSS is VmHWM, reset after the store was prepared (nginx: its worker).\n")
 	for _, w := range workloadOrder(recs) {
 		renderWorkload(&b, c, recs, w)
 	}
