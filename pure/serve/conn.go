@@ -1,0 +1,274 @@
+package serve
+
+import (
+	"errors"
+	"net"
+	"os"
+	"time"
+
+	"workbench/pure/app"
+	"workbench/pure/store"
+)
+
+// Buffer sizes of a connection.
+const (
+	readSize  = 4 << 10  // a connection's read buffer between big requests
+	keepLimit = 64 << 10 // buffers larger than this are dropped after use
+	copyMax   = 1 << 10  // bodies up to this size are copied into the answer buffer, larger ones lent
+)
+
+// conn is one connection's state. It is owned by the connection's
+// goroutine from getConn to putConn, then pooled for the next connection.
+//
+// Buffer ownership: rbuf[r0:r1] holds received bytes not yet answered;
+// parsed requests, app calls' Name/Query/Body point into it until the
+// batch has been sent. wbuf holds the batch's answer heads and small
+// bodies; iov points into wbuf, into borrowed store values and into app
+// calls' Out until the vectored write returns. Only then are borrowed
+// values released, calls reset and rbuf compacted.
+type conn struct {
+	s  *Server
+	nc net.Conn
+
+	rbuf      []byte
+	r0, r1    int
+	need      int   // bytes the request at r0 needs in all, once its head is parsed; 0 before
+	expect100 bool  // the request at r0 asked for 100 Continue
+	sent100   bool  // and it was sent
+	headStart int64 // coarse time the bytes at r0 began to arrive
+	rdl, wdl  int64 // read and write deadlines set on nc, unix nanoseconds
+
+	req        request
+	ans        []answer
+	wbuf       []byte
+	iov        net.Buffers
+	send       net.Buffers // iov, consumed by WriteTo
+	borrowed   []*store.Borrowed
+	calls      []*app.Call // reusable calls; the batch uses calls[:ncalls]
+	ncalls     int
+	snap       *store.Snapshot // the batch's pinned snapshot, taken at its first read
+	key        []byte          // scratch for store keys
+	names      map[string]string
+	payload    int64 // body bytes held by the batch
+	closeAfter bool  // close the connection once the batch is sent
+	working    bool  // holds a worker slot
+}
+
+// answer is one request's answer in a batch: its head (and small body) in
+// wbuf[h0:h1], then body, sent as it is; or a pending app call whose head
+// is built once it is answered.
+type answer struct {
+	h0, h1 int
+	body   []byte
+	call   *app.Call
+	close  bool // Connection: close
+	keep10 bool // Connection: keep-alive for an HTTP/1.0 client
+	noBody bool // a HEAD request: the head only
+}
+
+func newConn(s *Server) *conn {
+	return &conn{
+		s:     s,
+		rbuf:  make([]byte, readSize),
+		wbuf:  make([]byte, 0, readSize),
+		ans:   make([]answer, 0, 16),
+		iov:   make(net.Buffers, 0, 32),
+		key:   make([]byte, 0, 64),
+		names: make(map[string]string),
+	}
+}
+
+// recycle readies c for another connection, keeping small buffers.
+func (c *conn) recycle() {
+	c.nc = nil
+	c.r0, c.r1, c.need, c.expect100, c.sent100, c.headStart = 0, 0, 0, false, false, 0
+	c.rdl, c.wdl, c.closeAfter = 0, 0, false
+	if len(c.rbuf) > keepLimit {
+		c.rbuf = make([]byte, readSize)
+	}
+	if cap(c.wbuf) > keepLimit {
+		c.wbuf = make([]byte, 0, readSize)
+	}
+}
+
+// serve is the connection's goroutine: read what arrived, answer every
+// complete request in it as one batch, send the batch in one vectored
+// write, and again, until the client closes, a request asks to close, a
+// timeout or an error ends it, or the server shuts down.
+func (c *conn) serve() {
+	defer c.s.putConn(c)
+	for {
+		if err := c.read(); err != nil {
+			c.readFailed(err)
+			return
+		}
+		for {
+			more := c.batch()
+			if err := c.flush(); err != nil || c.closeAfter {
+				return
+			}
+			if c.s.closing.Load() {
+				return // in-flight answers are out; the rest is not acknowledged
+			}
+			if !more {
+				break
+			}
+		}
+		c.compact()
+	}
+}
+
+// read reads more bytes into rbuf, first making room for the request at
+// r0 (growing rbuf for a big head or body) and sending 100 Continue if
+// that request asked for it. It sets the read deadline: the idle timeout
+// with nothing pending or a body pending, the header timeout (from the
+// request's first byte) for a pending head.
+func (c *conn) read() error {
+	if c.r0 == c.r1 {
+		c.r0, c.r1, c.headStart = 0, 0, 0
+	}
+	c.makeRoom()
+	if c.expect100 && !c.sent100 {
+		c.sent100 = true
+		if err := c.write100(); err != nil {
+			return err
+		}
+	}
+	now := c.s.clock.now.Load()
+	dl := now + c.s.idle
+	if c.r1 > c.r0 && c.need == 0 {
+		dl = c.headStart + c.s.header
+	}
+	// Move the deadline only when it must come sooner or would be more
+	// than a second late: this keeps timer updates off most batches.
+	if dl < c.rdl || dl > c.rdl+int64(time.Second) {
+		if err := c.nc.SetReadDeadline(time.Unix(0, dl)); err != nil {
+			return err
+		}
+		c.rdl = dl
+	}
+	if c.s.closing.Load() {
+		return errShutdown
+	}
+	n, err := c.nc.Read(c.rbuf[c.r1:])
+	if n > 0 {
+		if c.r1 == c.r0 {
+			c.headStart = now
+		}
+		c.r1 += n
+		return nil
+	}
+	if err == nil {
+		err = errors.New("serve: empty read")
+	}
+	return err
+}
+
+var errShutdown = errors.New("serve: shutting down")
+
+// makeRoom moves the pending bytes to the front of rbuf and grows it when
+// the pending request needs more than it holds.
+func (c *conn) makeRoom() {
+	want := c.need // a head is parsed: room for head and body
+	if want == 0 && c.r1 == len(c.rbuf) {
+		want = min(2*len(c.rbuf), c.s.maxHead+readSize) // a long head
+	}
+	if want <= len(c.rbuf)-c.r0 && c.r1 < len(c.rbuf) {
+		return
+	}
+	buf := c.rbuf
+	if want > len(c.rbuf) {
+		buf = make([]byte, (want+readSize-1)/readSize*readSize)
+	}
+	c.r1 = copy(buf, c.rbuf[c.r0:c.r1])
+	c.r0, c.rbuf = 0, buf
+}
+
+// compact moves a partial request to the front of rbuf after a batch was
+// sent, and drops a big buffer once nothing big is pending.
+func (c *conn) compact() {
+	if len(c.rbuf) > keepLimit && c.r1-c.r0 <= readSize && c.need <= readSize {
+		buf := make([]byte, readSize)
+		c.r1 = copy(buf, c.rbuf[c.r0:c.r1])
+		c.r0, c.rbuf = 0, buf
+		return
+	}
+	if c.r0 > 0 && c.r0 == c.r1 {
+		c.r0, c.r1 = 0, 0
+	}
+}
+
+// readFailed ends a connection whose read failed: a timeout in the middle
+// of a request is answered 408, anything else just closes.
+func (c *conn) readFailed(err error) {
+	if c.r1 > c.r0 && errors.Is(err, os.ErrDeadlineExceeded) && !c.s.closing.Load() {
+		c.errorAnswer(nil, &httpError{408, "the request did not arrive in time; send the whole head within the header timeout"}, true)
+		c.flush()
+	}
+}
+
+// write100 sends the interim answer to Expect: 100-continue.
+func (c *conn) write100() error {
+	if err := c.writeDeadline(); err != nil {
+		return err
+	}
+	_, err := c.nc.Write([]byte("HTTP/1.1 100 Continue\r\n\r\n"))
+	return err
+}
+
+// writeDeadline sets the idle timeout as the write deadline, coarsely.
+func (c *conn) writeDeadline() error {
+	dl := c.s.clock.now.Load() + c.s.idle
+	if dl > c.wdl+int64(time.Second) {
+		if err := c.nc.SetWriteDeadline(time.Unix(0, dl)); err != nil {
+			return err
+		}
+		c.wdl = dl
+	}
+	return nil
+}
+
+// flush sends the batch's answers in one vectored write, then releases
+// what they lent: borrowed values, app calls, the answer buffer.
+func (c *conn) flush() error {
+	c.iov = c.iov[:0]
+	run := -1 // start in wbuf of the last iov entry when it is a wbuf range ending at end
+	end := -1
+	for i := range c.ans {
+		a := &c.ans[i]
+		if a.h1 > a.h0 {
+			if end == a.h0 {
+				c.iov[len(c.iov)-1] = c.wbuf[run:a.h1]
+			} else {
+				c.iov = append(c.iov, c.wbuf[a.h0:a.h1])
+				run = a.h0
+			}
+			end = a.h1
+		}
+		if len(a.body) > 0 {
+			c.iov = append(c.iov, a.body)
+			end = -1
+		}
+	}
+	var err error
+	if len(c.iov) > 0 {
+		if err = c.writeDeadline(); err == nil {
+			c.send = c.iov
+			_, err = c.send.WriteTo(c.nc)
+		}
+	}
+	clear(c.iov)
+	for i, b := range c.borrowed {
+		b.Release()
+		c.borrowed[i] = nil
+	}
+	c.borrowed = c.borrowed[:0]
+	for _, call := range c.calls[:c.ncalls] {
+		c.s.apps.Reset(call)
+	}
+	c.ncalls = 0
+	clear(c.ans)
+	c.ans = c.ans[:0]
+	c.wbuf = c.wbuf[:0]
+	return err
+}
