@@ -1,0 +1,43 @@
+package serve
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestConn_PipelinedGets_ZeroAllocs: parsing a batch of 16 pipelined GETs
+// of a 64 B document, answering them and sending the batch allocates
+// nothing once the connection is warm.
+func TestConn_PipelinedGets_ZeroAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("sync.Pool (the store's snapshots and borrowed values) drops items under the race detector")
+	}
+	s := newTestServer(t, Config{})
+	putRaw(t, s.st, "d/d07", []byte(strings.Repeat("x", 64)))
+	in := strings.Repeat("GET /docs/d07 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n", 16)
+	c := newConn(s)
+	mc := &memConn{discard: true}
+	c.nc = mc
+	round := func() {
+		c.r0, c.r1 = 0, copy(c.rbuf, in)
+		c.batch()
+		if err := c.flush(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	round()
+	per := mc.written
+	if got := runBatch(t, s, in); strings.Count(got, "HTTP/1.1 200 OK") != 16 || len(got) != per {
+		t.Fatalf("answers: %q", got)
+	}
+	if n := testing.AllocsPerRun(200, round); n != 0 {
+		t.Fatalf("%v allocations per batch of 16 pipelined GETs, want 0", n)
+	}
+	// The same with the document lent rather than copied (1 MiB GETs).
+	putRaw(t, s.st, "d/big", []byte(strings.Repeat("y", 4096)))
+	in = strings.Repeat("GET /docs/big HTTP/1.1\r\n\r\n", 4)
+	round()
+	if n := testing.AllocsPerRun(200, round); n != 0 {
+		t.Fatalf("%v allocations per batch of 4 lent GETs, want 0", n)
+	}
+}
