@@ -182,7 +182,7 @@ func (c *conn) finish() {
 		c.release() // waiting is not work
 		for i := range c.ans {
 			if call := c.ans[i].call; call != nil {
-				c.s.apps.Wait(call)
+				call.Wait()
 			}
 		}
 		c.acquire()

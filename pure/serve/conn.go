@@ -264,7 +264,7 @@ func (c *conn) flush() error {
 	}
 	c.borrowed = c.borrowed[:0]
 	for _, call := range c.calls[:c.ncalls] {
-		c.s.apps.Reset(call)
+		call.Reset()
 	}
 	c.ncalls = 0
 	clear(c.ans)

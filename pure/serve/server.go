@@ -25,16 +25,13 @@ const (
 	DefaultDocPrefix      = "d/"
 )
 
-// Apps is what the host needs of an app runtime: it hands over parsed
-// calls and collects their answers. The calling convention is the one in
-// workbench/pure/app's call.go: Submit must not block on the call's work;
-// Wait returns once Status, Type and Out are set; Reset readies the call
-// for reuse after its answer has been sent. AppRuntime adapts an
-// *app.Runtime.
+// Apps is what the host needs of an app runtime: *app.Runtime. The host
+// fills a Call, Submits it, later calls its Wait, sends its answer, then
+// Resets it (the contract in workbench/pure/app's call.go). Submit must not
+// wait for the call's work: a batch submits all its calls before waiting
+// for the first, so many inputs share one save.
 type Apps interface {
 	Submit(c *app.Call)
-	Wait(c *app.Call)
-	Reset(c *app.Call)
 }
 
 // Config configures a Server. Only Store is required; zero values mean
