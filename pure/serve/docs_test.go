@@ -59,14 +59,15 @@ func TestServer_Docs_GetPutETag(t *testing.T) {
 }
 
 // TestServer_Docs_Durable: a PUT's answer leaves after its commit, so a
-// store reopened after the server stopped holds every acknowledged write.
+// store reopened after the server stopped holds every acknowledged write;
+// and concurrent connections' PUTs commit together, even with one worker.
 func TestServer_Docs_Durable(t *testing.T) {
 	path := t.TempDir() + "/pure.db"
 	st, err := store.Open(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Config{Store: st})
+	s, err := New(Config{Store: st, Workers: 1}) // one worker: commits must not hold it
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,6 +87,12 @@ func TestServer_Docs_Durable(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	// Concurrent connections' commits share syncs: fewer heads than PUTs.
+	if pubs := st.Stats().Publications; pubs >= 80 {
+		t.Errorf("%d publications for 80 PUTs from 8 connections: commits did not share syncs", pubs)
+	} else {
+		t.Logf("80 PUTs in %d publications", pubs)
+	}
 	stopAndClose(t, s, st)
 	st, err = store.Open(path, nil)
 	if err != nil {
