@@ -125,7 +125,7 @@ func (c *conn) serve() {
 // request's first byte) for a pending head.
 func (c *conn) read() error {
 	if c.r0 == c.r1 {
-		c.r0, c.r1, c.headStart = 0, 0, 0
+		c.headStart = 0
 	}
 	c.makeRoom()
 	if c.expect100 && !c.sent100 {
@@ -166,25 +166,24 @@ func (c *conn) read() error {
 
 var errShutdown = errors.New("serve: shutting down")
 
-// makeRoom moves the pending bytes to the front of rbuf and grows it when
-// the pending request needs more than it holds.
+// makeRoom grows rbuf when the pending request needs more than it holds:
+// to its whole size once its head is parsed, or twice over (up to the head
+// limit) while a long head fills it. The pending bytes start at rbuf[0]
+// (compact put them there).
 func (c *conn) makeRoom() {
-	want := c.need // a head is parsed: room for head and body
+	want := c.need
 	if want == 0 && c.r1 == len(c.rbuf) {
-		want = min(2*len(c.rbuf), c.s.maxHead+readSize) // a long head
+		want = min(2*len(c.rbuf), c.s.maxHead+readSize)
 	}
-	if want <= len(c.rbuf)-c.r0 && c.r1 < len(c.rbuf) {
+	if want <= len(c.rbuf) {
 		return
 	}
-	buf := c.rbuf
-	if want > len(c.rbuf) {
-		buf = make([]byte, (want+readSize-1)/readSize*readSize)
-	}
+	buf := make([]byte, (want+readSize-1)/readSize*readSize)
 	c.r1 = copy(buf, c.rbuf[c.r0:c.r1])
 	c.r0, c.rbuf = 0, buf
 }
 
-// compact moves a partial request to the front of rbuf after a batch was
+// compact moves a partial request to the front of rbuf once a batch was
 // sent, and drops a big buffer once nothing big is pending.
 func (c *conn) compact() {
 	if len(c.rbuf) > keepLimit && c.r1-c.r0 <= readSize && c.need <= readSize {
@@ -193,8 +192,9 @@ func (c *conn) compact() {
 		c.r0, c.rbuf = 0, buf
 		return
 	}
-	if c.r0 > 0 && c.r0 == c.r1 {
-		c.r0, c.r1 = 0, 0
+	if c.r0 > 0 {
+		c.r1 = copy(c.rbuf, c.rbuf[c.r0:c.r1])
+		c.r0 = 0
 	}
 }
 

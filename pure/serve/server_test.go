@@ -299,3 +299,50 @@ func TestServer_Shutdown(t *testing.T) {
 		t.Fatal("new connection accepted after Shutdown")
 	}
 }
+
+// TestServer_BigBodies_BudgetCut: 1 MiB bodies in and out, pipelined;
+// eight 1 MiB GETs over a 2 MiB budget are answered whole and in order
+// across several batches; small pipelined requests straddling reads work.
+func TestServer_BigBodies_BudgetCut(t *testing.T) {
+	s := newTestServer(t, Config{PayloadBudget: 2 << 20})
+	c := dial(t, listen(t, s))
+	big := make([]byte, 1<<20)
+	for i := range big {
+		big[i] = byte('a' + i%26)
+	}
+	if rp := c.put("/docs/big", string(big)); rp.status != 200 {
+		t.Fatalf("PUT 1 MiB: %d %q", rp.status, rp.body)
+	}
+	c.send(strings.Repeat("GET /docs/big HTTP/1.1\r\n\r\nGET /docs/none HTTP/1.1\r\n\r\n", 8))
+	for i := range 8 {
+		if rp := c.reply(); rp.status != 200 || rp.body != string(big) {
+			t.Fatalf("GET %d: %d, %d bytes", i, rp.status, len(rp.body))
+		}
+		if rp := c.reply(); rp.status != 404 {
+			t.Fatalf("GET none %d: %d", i, rp.status)
+		}
+	}
+	// 300 small requests in one send: about 12 KiB, more than one read buffer.
+	var b strings.Builder
+	for i := range 300 {
+		fmt.Fprintf(&b, "PUT /docs/s%d HTTP/1.1\r\nContent-Length: 3\r\n\r\n%03d", i%7, i)
+	}
+	c.send(b.String())
+	for i := range 300 {
+		if rp := c.reply(); rp.status != 200 {
+			t.Fatalf("small PUT %d: %d %q", i, rp.status, rp.body)
+		}
+	}
+	if rp := c.get("/docs/s6"); rp.body != "293" {
+		t.Fatalf("last write of s6: %q, want 293", rp.body)
+	}
+	c.nc.Close()
+	waitFor(t, func() bool { return s.Conns() == 0 })
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, cn := range s.free {
+		if len(cn.rbuf) > keepLimit || cap(cn.wbuf) > keepLimit {
+			t.Errorf("pooled state keeps a %d-byte read buffer and a %d-byte answer buffer", len(cn.rbuf), cap(cn.wbuf))
+		}
+	}
+}
