@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net"
 	"os"
+	"strconv"
 	"time"
 
 	"workbench/pure/app"
@@ -13,7 +14,7 @@ import (
 // Buffer sizes of a connection.
 const (
 	readSize  = 4 << 10  // a connection's read buffer between big requests
-	keepLimit = 64 << 10 // buffers larger than this are dropped after use
+	keepLimit = 64 << 10 // answer buffers larger than this are dropped when a connection is pooled
 	copyMax   = 1 << 10  // bodies up to this size are copied into the answer buffer, larger ones lent
 )
 
@@ -37,6 +38,7 @@ type conn struct {
 	sent100   bool  // and it was sent
 	headStart int64 // coarse time the bytes at r0 began to arrive
 	rdl, wdl  int64 // read and write deadlines set on nc, unix nanoseconds
+	held      int64 // bytes of rbuf above readSize, reserved in Server.held
 
 	req        request
 	ans        []answer
@@ -83,8 +85,8 @@ func (c *conn) recycle() {
 	c.nc = nil
 	c.r0, c.r1, c.need, c.expect100, c.sent100, c.headStart = 0, 0, 0, false, false, 0
 	c.rdl, c.wdl, c.closeAfter = 0, 0, false
-	if len(c.rbuf) > keepLimit {
-		c.rbuf = make([]byte, readSize)
+	if len(c.rbuf) > readSize {
+		c.resize(readSize)
 	}
 	if cap(c.wbuf) > keepLimit {
 		c.wbuf = make([]byte, 0, readSize)
@@ -127,7 +129,12 @@ func (c *conn) read() error {
 	if c.r0 == c.r1 {
 		c.headStart = 0
 	}
-	c.makeRoom()
+	if !c.makeRoom() {
+		c.errorAnswer(nil, &httpError{503, "the request bodies the server holds would exceed its payload budget of " +
+			strconv.FormatInt(c.s.budget, 10) + " bytes; retry later, or raise --payload-budget"}, true)
+		c.flush()
+		return errBusy
+	}
 	if c.expect100 && !c.sent100 {
 		c.sent100 = true
 		if err := c.write100(); err != nil {
@@ -164,32 +171,53 @@ func (c *conn) read() error {
 	return err
 }
 
-var errShutdown = errors.New("serve: shutting down")
+var (
+	errShutdown = errors.New("serve: shutting down")
+	errBusy     = errors.New("serve: payload budget spent")
+)
 
 // makeRoom grows rbuf when the pending request needs more than it holds:
 // to its whole size once its head is parsed, or twice over (up to the head
 // limit) while a long head fills it. The pending bytes start at rbuf[0]
-// (compact put them there).
-func (c *conn) makeRoom() {
+// (compact put them there). It returns false when the server's payload
+// budget cannot cover the bigger buffer.
+func (c *conn) makeRoom() bool {
 	want := c.need
 	if want == 0 && c.r1 == len(c.rbuf) {
 		want = min(2*len(c.rbuf), c.s.maxHead+readSize)
 	}
 	if want <= len(c.rbuf) {
-		return
+		return true
 	}
-	buf := make([]byte, (want+readSize-1)/readSize*readSize)
+	return c.resize((want + readSize - 1) / readSize * readSize)
+}
+
+// resize replaces rbuf with a buffer of size bytes holding the pending
+// bytes. The bytes above readSize are reserved against the server's payload
+// budget, which bounds the memory all connections hold for request bodies;
+// it returns false, changing nothing, when the budget is spent.
+func (c *conn) resize(size int) bool {
+	extra := int64(max(size-readSize, 0))
+	if delta := extra - c.held; delta > 0 {
+		if c.s.held.Add(delta) > c.s.budget {
+			c.s.held.Add(-delta)
+			return false
+		}
+	} else {
+		c.s.held.Add(delta)
+	}
+	c.held = extra
+	buf := make([]byte, size)
 	c.r1 = copy(buf, c.rbuf[c.r0:c.r1])
 	c.r0, c.rbuf = 0, buf
+	return true
 }
 
 // compact moves a partial request to the front of rbuf once a batch was
-// sent, and drops a big buffer once nothing big is pending.
+// sent, and gives a grown buffer back once nothing big is pending.
 func (c *conn) compact() {
-	if len(c.rbuf) > keepLimit && c.r1-c.r0 <= readSize && c.need <= readSize {
-		buf := make([]byte, readSize)
-		c.r1 = copy(buf, c.rbuf[c.r0:c.r1])
-		c.r0, c.rbuf = 0, buf
+	if len(c.rbuf) > readSize && c.r1-c.r0 <= readSize && c.need <= readSize {
+		c.resize(readSize)
 		return
 	}
 	if c.r0 > 0 {

@@ -50,11 +50,15 @@ type Config struct {
 	// MaxConns is the most connections served at once; 0 means
 	// DefaultMaxConns. Further connections wait in the listen backlog.
 	MaxConns int
-	// PayloadBudget is the most body bytes (of requests and answers) one
-	// connection's batch holds; 0 means DefaultPayloadBudget. A request
-	// whose body alone exceeds it gets 413 and the connection is closed
-	// without reading the body; a batch that reaches it is cut, and the
-	// requests after the cut are answered in the next batch.
+	// PayloadBudget bounds the body bytes held in memory; 0 means
+	// DefaultPayloadBudget. A request whose body alone exceeds it gets 413
+	// and the connection is closed without reading the body. The read
+	// buffers all connections grow for request bodies share it: a body
+	// that does not fit beside the others gets 503 (retry later), and the
+	// connection is closed. And it bounds one batch: a batch whose request
+	// and answer bodies reach it is cut, and the requests after the cut
+	// are answered in the next batch (answers lent from the store cost no
+	// memory, so they are paced rather than refused).
 	PayloadBudget int64
 	// IdleTimeout closes a keep-alive connection with nothing to do, and
 	// bounds how long a body or an answer may stall; 0 means
@@ -89,15 +93,16 @@ type Server struct {
 	work  chan struct{} // worker slots: a connection holds one while it computes
 	slots chan struct{} // connection slots: one per served connection
 
-	closing atomic.Bool
-	quit    chan struct{} // closed by Shutdown
-	mu      sync.Mutex    // guards ln, conns, free
-	ln      net.Listener
-	conns   map[*conn]struct{}
-	free    []*conn // pooled connection state
-	wg      sync.WaitGroup
-	served  atomic.Bool
-	stopped sync.Once
+	held      atomic.Int64 // bytes of grown read buffers, bounded by budget
+	closing   atomic.Bool
+	quit      chan struct{} // closed by Shutdown
+	mu        sync.Mutex    // guards ln, conns, free
+	ln        net.Listener
+	conns     map[*conn]struct{}
+	free      []*conn // pooled connection state
+	wg        sync.WaitGroup
+	served    atomic.Bool
+	stopped   sync.Once
 	clockOnce sync.Once
 }
 

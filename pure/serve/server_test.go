@@ -360,3 +360,28 @@ func TestServer_BigBodies_BudgetCut(t *testing.T) {
 		}
 	}
 }
+
+// TestServer_PayloadBudget_Shared: the read buffers grown for request
+// bodies share the budget: a body that does not fit beside another
+// connection's gets 503, and fits again once that one was answered.
+func TestServer_PayloadBudget_Shared(t *testing.T) {
+	s := newTestServer(t, Config{PayloadBudget: 1 << 20})
+	addr := listen(t, s)
+	a := dial(t, addr)
+	a.send("PUT /docs/a HTTP/1.1\r\nContent-Length: 700000\r\n\r\n" + strings.Repeat("a", 1000))
+	waitFor(t, func() bool { return s.held.Load() > 0 })
+	b := dial(t, addr)
+	b.send("PUT /docs/b HTTP/1.1\r\nContent-Length: 700000\r\n\r\n")
+	if rp := b.reply(); rp.status != 503 || !strings.Contains(rp.body, "payload budget") || !rp.close {
+		t.Fatalf("second big body: %d %q, want 503 naming the payload budget", rp.status, rp.body)
+	}
+	a.send(strings.Repeat("a", 699000))
+	if rp := a.reply(); rp.status != 200 {
+		t.Fatalf("first big body: %d %q", rp.status, rp.body)
+	}
+	waitFor(t, func() bool { return s.held.Load() == 0 })
+	b = dial(t, addr)
+	if rp := b.put("/docs/b", strings.Repeat("b", 700000)); rp.status != 200 {
+		t.Fatalf("second big body, retried: %d %q", rp.status, rp.body)
+	}
+}
