@@ -87,7 +87,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, error) {
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "the `HOST:PORT` to listen on; port 0 picks a free port")
 	fs.StringVar(&c.pprof, "pprof", "", "serve net/http/pprof and fgprof (/debug/fgprof) on `ADDR`, a separate listener")
 	fs.StringVar(&c.app, "app", "scores", "the app to serve: scores, or none for documents only")
-	fs.Int64Var(&c.payloadBudget, "payload-budget", serve.DefaultPayloadBudget, "the most body `BYTES` (requests' and answers') one connection's batch holds: a larger request body gets 413 and the connection closes; a batch reaching it is cut and resumed")
+	fs.Int64Var(&c.payloadBudget, "payload-budget", serve.DefaultPayloadBudget, "the most body `BYTES` held in memory: a larger request body gets 413 (connection closed); a body that does not fit beside the bodies other connections are receiving gets 503; a batch of answers reaching it is cut and resumed")
 	fs.IntVar(&c.workers, "workers", runtime.GOMAXPROCS(0), "connection workers: how many connections may parse and build answers at once")
 	fs.IntVar(&c.maxConns, "max-conns", serve.DefaultMaxConns, "the most connections served at once; more wait in the listen backlog")
 	fs.DurationVar(&c.idle, "idle-timeout", serve.DefaultIdleTimeout, "close a keep-alive connection idle this long (also the longest a body or an answer may stall)")

@@ -66,9 +66,8 @@
 // sends them returned, so a body goes out whole even if the document changes
 // or compaction replaces the file meanwhile. App answers (Call.Out) belong to
 // their call until it is Reset after the write. The read buffer is 4 KiB,
-// grown to a request's whole size for a big body or head and dropped back
-// after it; a connection's buffers above 64 KiB are dropped before its
-// state is pooled.
+// grown to a request's whole size for a big body or head (against the
+// payload budget) and dropped back to 4 KiB after it.
 //
 // Other goroutines: the app runtime's owner writes a call's answer and hands
 // it back through the call's channel; the store's commit leader writes
@@ -78,10 +77,14 @@
 //
 // # Limits and timeouts
 //
-// A head longer than Config.MaxHeaderBytes gets 431. A request body larger
-// than Config.PayloadBudget gets 413 from its head alone, without reading the
-// body, and the connection closes. (An app refuses work over its own budget
-// with 503; that answer comes from the runtime.) Config.HeaderTimeout bounds
+// A head longer than Config.MaxHeaderBytes gets 431. Config.PayloadBudget
+// bounds body bytes in memory: a request body larger than the budget gets 413
+// from its head alone, without reading the body, and the connection closes;
+// the read buffers all connections grow for bodies share the budget, and a
+// body that does not fit beside the others gets 503 (retry later), closing
+// its connection; a batch whose bodies reach the budget is cut and resumed
+// in the next batch. (An app refuses work over its own limits itself; those
+// answers come from the runtime.) Config.HeaderTimeout bounds
 // the time from a request's first byte to the end of its head (408, close);
 // Config.IdleTimeout closes an idle keep-alive connection and bounds a stalled
 // body or answer. Deadlines are moved at most once a second, so timeouts are
