@@ -28,6 +28,8 @@ type worker struct {
 
 	mu   sync.Mutex // guards conn against halt
 	conn net.Conn
+	raw  *rawIO
+	io   io.ReadWriter // raw when the connection has a socket, else conn
 
 	deadlineAt int64 // clock reading when the deadline was last set
 	seq        int64 // the connection's own request counter
@@ -38,7 +40,7 @@ type worker struct {
 }
 
 func newWorker(r *runner, id int, src source) *worker {
-	w := &worker{r: r, id: id, src: src, seq: int64(id)}
+	w := &worker{r: r, id: id, src: src, seq: int64(id), raw: newRawIO()}
 	w.rd = newRespReader(readBufSize, r.clock)
 	return w
 }
@@ -88,7 +90,7 @@ func (w *worker) batch(n int, seq int64) bool {
 	w.wbuf = b
 	t0 := w.r.clock()
 	w.setDeadline(t0)
-	if _, err := w.conn.Write(b); err != nil {
+	if _, err := w.io.Write(b); err != nil {
 		if w.r.stop.Load() {
 			return false
 		}
@@ -175,7 +177,11 @@ func (w *worker) dial() error {
 		w.closeConn()
 		return errStopped
 	}
-	w.rd.reset(c)
+	w.io = c
+	if w.raw.attach(c) {
+		w.io = w.raw
+	}
+	w.rd.reset(w.io)
 	w.deadlineAt = -1 << 62
 	return nil
 }

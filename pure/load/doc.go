@@ -36,7 +36,11 @@
 //	leaders  GET /views/leaders?from=0&count=20
 //
 // Requests are built once into byte slices (put builds each PUT into the
-// connection's reused write buffer), so the loop allocates nothing.
+// connection's reused write buffer), so the loop allocates nothing (a test
+// asserts it for pipelined GETs). Sockets are read and written with raw
+// system calls through the runtime's poller, so the scheduler's monitor
+// does not hand the goroutines' thread around on a busy CPU (rawio.go says
+// why).
 //
 // # The JSON line
 //
@@ -57,6 +61,7 @@
 //	workload.go  the requests of each workload; the put writer's ETag chain
 //	run.go       Run: connections started, stopped, their counts merged; CPU time
 //	conn.go      one connection's loop: batch, write, read answers, count, reconnect
+//	rawio.go     socket reads and writes by raw system calls through the poller
 //	resp.go      the allocation-free HTTP/1.1 response reader (length, chunked, ETag)
 //	hist.go      the logarithmic latency histogram
 //	result.go    Result, Errors, Latency: the JSON line and the human summary

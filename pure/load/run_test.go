@@ -35,15 +35,16 @@ func config(target string, w Workload, conns int, count int64) Config {
 func TestRun_Seed_WritesTheDocuments(t *testing.T) {
 	s := newDocServer(t)
 	res := counted(t, config(s.url, WorkloadSeed, 8, 0))
+	st := s.state()
 	if res.Requests != seedCount || res.OK != seedCount {
 		t.Fatalf("seed: %d requests, %d ok, want %d of each", res.Requests, res.OK, seedCount)
 	}
 	for i := range smallDocs {
-		if d := s.docs[smallKey(i)]; len(d) != smallSize {
+		if d := st.docs[smallKey(i)]; len(d) != smallSize {
 			t.Errorf("document %s has %d bytes, want %d", smallKey(i), len(d), smallSize)
 		}
 	}
-	if d := s.docs[bigKey]; len(d) != bigSize {
+	if d := st.docs[bigKey]; len(d) != bigSize {
 		t.Errorf("document big has %d bytes, want %d", len(d), bigSize)
 	}
 }
@@ -65,7 +66,7 @@ func TestRun_Get_CountsAddUp(t *testing.T) {
 		}
 	}
 	var sum int64
-	for _, v := range s.scores {
+	for _, v := range s.state().scores {
 		sum += v
 	}
 	if sum != 200 {
@@ -76,48 +77,53 @@ func TestRun_Get_CountsAddUp(t *testing.T) {
 func TestRun_Put_ChainsIfMatch(t *testing.T) {
 	s := newDocServer(t)
 	res := counted(t, config(s.url, WorkloadPut, 4, 400))
+	st := s.state()
 	// Each writer first learns its document by a GET: 404 (non-2xx), then
 	// PUTs, each chaining the ETag of the last (the count is shared, so
 	// writers get different numbers of requests).
 	writers := res.Non2xx // one learning GET per writer that got a request
-	if writers < 1 || writers > 4 || res.OK != 400-writers || s.conflicts != 0 {
+	if writers < 1 || writers > 4 || res.OK != 400-writers || st.conflicts != 0 {
 		t.Fatalf("%d ok, %d non-2xx, %d conflicts; want 400 less the first GETs (1 to 4, 404), 0",
-			res.OK, res.Non2xx, s.conflicts)
+			res.OK, res.Non2xx, st.conflicts)
 	}
 	stamps := 0
-	for k, d := range s.docs {
+	for k, d := range st.docs {
 		if len(d)%16 != 0 || !strings.HasPrefix(k, "w") {
 			t.Fatalf("document %s has %d bytes, not 16 B stamps", k, len(d))
 		}
 		stamps += len(d) / 16
 	}
-	if int64(stamps) != s.puts || int64(stamps) != res.OK {
-		t.Fatalf("%d stamps in the documents, %d PUTs, want %d of each", stamps, s.puts, res.OK)
+	if int64(stamps) != st.puts || int64(stamps) != res.OK {
+		t.Fatalf("%d stamps in the documents, %d PUTs, want %d of each", stamps, st.puts, res.OK)
 	}
 	// A second run learns w0 by GET (200 now) and goes on prepending.
-	before := len(s.docs["w0"])
+	before := len(st.docs["w0"])
 	res = counted(t, config(s.url, WorkloadPut, 1, 11))
-	if res.OK != 11 || s.conflicts != 0 || len(s.docs["w0"]) != before+10*16 {
+	st = s.state()
+	if res.OK != 11 || st.conflicts != 0 || len(st.docs["w0"]) != before+10*16 {
 		t.Fatalf("second run: %d ok of 11, %d conflicts, w0 grew from %d to %d bytes (want 10 stamps more)",
-			res.OK, s.conflicts, before, len(s.docs["w0"]))
+			res.OK, st.conflicts, before, len(st.docs["w0"]))
 	}
 }
 
 func TestRun_Put_412_RelearnsByGet(t *testing.T) {
 	s := newDocServer(t)
 	// Another writer bumps w0's revision after the third PUT.
+	s.mu.Lock()
 	s.meddle = func(s *docServer) {
 		if s.puts == 3 {
 			s.rev++
 			s.revs["w0"] = s.rev
 		}
 	}
+	s.mu.Unlock()
 	res := counted(t, config(s.url, WorkloadPut, 1, 20))
+	st := s.state()
 	// GET 404, PUT x3, PUT 412, GET 200, PUT x14.
-	if s.conflicts != 1 || res.Non2xx != 2 || res.OK != 18 {
-		t.Fatalf("%d conflicts, %d non-2xx, %d ok; want 1, 2 (404 and 412), 18", s.conflicts, res.Non2xx, res.OK)
+	if st.conflicts != 1 || res.Non2xx != 2 || res.OK != 18 {
+		t.Fatalf("%d conflicts, %d non-2xx, %d ok; want 1, 2 (404 and 412), 18", st.conflicts, res.Non2xx, res.OK)
 	}
-	if got := len(s.docs["w0"]); got != 17*16 {
+	if got := len(st.docs["w0"]); got != 17*16 {
 		t.Fatalf("w0 has %d bytes, want 17 stamps", got)
 	}
 }

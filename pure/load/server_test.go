@@ -2,6 +2,7 @@ package load
 
 import (
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -39,6 +40,23 @@ func newDocServer(t *testing.T) *docServer {
 	t.Cleanup(ts.Close)
 	s.url = ts.URL
 	return s
+}
+
+// serverState is a copy of what a docServer holds and counted.
+type serverState struct {
+	docs      map[string][]byte
+	scores    map[string]int64
+	puts      int64
+	conflicts int64
+}
+
+// state copies s's state under its lock. Tests read only copies: the load
+// generator's raw socket calls carry no happens-before edge the race
+// detector could see between a test's reads and the next run's handlers.
+func (s *docServer) state() serverState {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return serverState{docs: maps.Clone(s.docs), scores: maps.Clone(s.scores), puts: s.puts, conflicts: s.conflicts}
 }
 
 func (s *docServer) serve(w http.ResponseWriter, r *http.Request) {
