@@ -21,12 +21,6 @@ import (
 	"workbench/pure/store"
 )
 
-// runtimeApps adapts an *app.Runtime to serve.Apps.
-type runtimeApps struct{ *app.Runtime }
-
-func (runtimeApps) Wait(c *app.Call)  { c.Wait() }
-func (runtimeApps) Reset(c *app.Call) { c.Reset() }
-
 // startModelServer serves documents and the scoreboard on a fresh RAM
 // store at a free loopback port, with workers connection workers.
 func startModelServer(t *testing.T, workers int) string {
@@ -39,7 +33,7 @@ func startModelServer(t *testing.T, workers int) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := serve.New(serve.Config{Store: st, Apps: runtimeApps{rt}, Workers: workers})
+	srv, err := serve.New(serve.Config{Store: st, Apps: rt, Workers: workers})
 	if err != nil {
 		t.Fatal(err)
 	}
