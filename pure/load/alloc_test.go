@@ -44,7 +44,11 @@ func TestWorker_Batch_NoAllocs(t *testing.T) {
 	if tg, err = c.check(); err != nil {
 		t.Fatal(err)
 	}
-	r := &runner{cfg: c, t: tg, base: time.Now()}
+	addr, err := resolve(tg.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &runner{cfg: c, t: tg, addr: addr, base: time.Now()}
 	w := newWorker(r, 0, shared)
 	defer w.closeConn()
 	w.batch(16, 0) // connect and warm up

@@ -27,9 +27,12 @@ type worker struct {
 	ans  answer
 
 	mu   sync.Mutex // guards conn against halt
-	conn net.Conn
+	conn socket
 	raw  *rawIO
 	io   io.ReadWriter // raw when the connection has a socket, else conn
+
+	addr  sockAddr // the worker's own copy of the target's address
+	fresh bool     // no batch written on conn yet: a write error is the connect's
 
 	deadlineAt int64 // clock reading when the deadline was last set
 	seq        int64 // the connection's own request counter
@@ -40,7 +43,7 @@ type worker struct {
 }
 
 func newWorker(r *runner, id int, src source) *worker {
-	w := &worker{r: r, id: id, src: src, seq: int64(id), raw: newRawIO()}
+	w := &worker{r: r, id: id, src: src, seq: int64(id), raw: newRawIO(), addr: r.addr.own()}
 	w.rd = newRespReader(readBufSize, r.clock)
 	return w
 }
@@ -90,11 +93,16 @@ func (w *worker) batch(n int, seq int64) bool {
 	w.wbuf = b
 	t0 := w.r.clock()
 	w.setDeadline(t0)
+	fresh := w.fresh
+	w.fresh = false
 	if _, err := w.io.Write(b); err != nil {
 		if w.r.stop.Load() {
 			return false
 		}
-		if isTimeout(err) {
+		if fresh && isConnectErrno(err) {
+			w.fail(&w.errs.Connect, n)
+			time.Sleep(10 * time.Millisecond) // do not spin on a dead server
+		} else if isTimeout(err) {
 			w.fail(&w.errs.Timeout, n)
 		} else {
 			w.fail(&w.errs.Write, n)
@@ -162,10 +170,10 @@ func isTimeout(err error) bool {
 	return errors.Is(err, os.ErrDeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout())
 }
 
-// dial opens a connection; if the run was stopped meanwhile it closes it
+// dial opens a connection (rawDial); if the run was stopped meanwhile it closes it
 // again and reports that.
 func (w *worker) dial() error {
-	c, err := w.r.dialer.Dial("tcp", w.r.t.addr)
+	c, err := rawDial(w.addr)
 	if err != nil {
 		return err
 	}
@@ -182,6 +190,7 @@ func (w *worker) dial() error {
 		w.io = w.raw
 	}
 	w.rd.reset(w.io)
+	w.fresh = true
 	w.deadlineAt = -1 << 62
 	return nil
 }

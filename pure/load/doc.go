@@ -61,6 +61,7 @@
 //	workload.go  the requests of each workload; the put writer's ETag chain
 //	run.go       Run: connections started, stopped, their counts merged; CPU time
 //	conn.go      one connection's loop: batch, write, read answers, count, reconnect
+//	dial.go      connecting: a raw non-blocking connect, the write waits for it
 //	rawio.go     socket reads and writes by raw system calls through the poller
 //	resp.go      the allocation-free HTTP/1.1 response reader (length, chunked, ETag)
 //	hist.go      the logarithmic latency histogram

@@ -2,7 +2,6 @@ package load
 
 import (
 	"io"
-	"net"
 	"syscall"
 	"unsafe"
 )
@@ -39,12 +38,8 @@ func newRawIO() *rawIO {
 
 // attach points r at c's socket; it reports false when c has none (then
 // the caller uses c itself).
-func (r *rawIO) attach(c net.Conn) bool {
-	sc, ok := c.(syscall.Conn)
-	if !ok {
-		return false
-	}
-	rc, err := sc.SyscallConn()
+func (r *rawIO) attach(c socket) bool {
+	rc, err := c.SyscallConn()
 	if err != nil {
 		return false
 	}

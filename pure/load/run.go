@@ -2,7 +2,6 @@ package load
 
 import (
 	"context"
-	"net"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -19,7 +18,7 @@ type runner struct {
 	budget atomic.Int64 // requests left to claim in count mode
 	total  int64        // the count mode's budget at the start
 	stop   atomic.Bool  // set on cancellation: stop now, count nothing in flight
-	dialer net.Dialer
+	addr   sockAddr     // the target, resolved once
 }
 
 // clock returns the nanoseconds since the run started (monotonic).
@@ -55,8 +54,9 @@ func Run(ctx context.Context, c Config) (Result, error) {
 		c.Connections = min(c.Connections, seedCount)
 	}
 	r := &runner{cfg: c, t: t}
-	r.dialer.Timeout = c.Timeout
-	r.dialer.KeepAlive = -1 // no TCP keep-alive probes: three setsockopt calls fewer per connect
+	if r.addr, err = resolve(t.addr); err != nil {
+		return Result{}, err
+	}
 	r.total = c.Count
 	r.budget.Store(c.Count)
 	shared := prebuilt(c.Workload, &c, t)

@@ -170,7 +170,11 @@ func runOne(t *testing.T, url string, pipeline int, count int64, timeout time.Du
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &runner{cfg: c, t: tg, base: time.Now(), total: count}
+	addr, err := resolve(tg.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &runner{cfg: c, t: tg, addr: addr, base: time.Now(), total: count}
 	r.budget.Store(count)
 	w := newWorker(r, 0, src)
 	w.loop()
