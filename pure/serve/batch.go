@@ -151,7 +151,7 @@ func (c *conn) errorAnswer(r *request, err error, fatal bool) {
 	a := c.newAnswer(r)
 	if fatal {
 		a.close, a.keep10 = true, false
-		c.closeAfter = true
+		c.closeAfter, c.fatal = true, true
 	}
 	a.noBody = false
 	h := head{status: e.status, ctype: typeText}

@@ -53,6 +53,7 @@ type conn struct {
 	names      map[string]string
 	payload    int64 // body bytes held by the batch
 	closeAfter bool  // close the connection once the batch is sent
+	fatal      bool  // because of a refused request: the client may still be sending
 	working    bool  // holds a worker slot
 }
 
@@ -84,7 +85,7 @@ func newConn(s *Server) *conn {
 func (c *conn) recycle() {
 	c.nc = nil
 	c.r0, c.r1, c.need, c.expect100, c.sent100, c.headStart = 0, 0, 0, false, false, 0
-	c.rdl, c.wdl, c.closeAfter = 0, 0, false
+	c.rdl, c.wdl, c.closeAfter, c.fatal = 0, 0, false, false
 	if len(c.rbuf) > readSize {
 		c.resize(readSize)
 	}
@@ -107,6 +108,9 @@ func (c *conn) serve() {
 		for {
 			more := c.batch()
 			if err := c.flush(); err != nil || c.closeAfter {
+				if err == nil && c.fatal {
+					c.linger()
+				}
 				return
 			}
 			if c.s.closing.Load() {
@@ -132,7 +136,9 @@ func (c *conn) read() error {
 	if !c.makeRoom() {
 		c.errorAnswer(nil, &httpError{503, "the request bodies the server holds would exceed its payload budget of " +
 			strconv.FormatInt(c.s.budget, 10) + " bytes; retry later, or raise --payload-budget"}, true)
-		c.flush()
+		if c.flush() == nil {
+			c.linger()
+		}
 		return errBusy
 	}
 	if c.expect100 && !c.sent100 {
@@ -223,6 +229,28 @@ func (c *conn) compact() {
 	if c.r0 > 0 {
 		c.r1 = copy(c.rbuf, c.rbuf[c.r0:c.r1])
 		c.r0 = 0
+	}
+}
+
+// linger half-closes the connection after a refusal and reads and drops
+// what the client still sends (a refused body, pipelined requests), for at
+// most a second or 1 MiB, so that the close does not find unread bytes and
+// reset the connection before the client has read the refusal.
+func (c *conn) linger() {
+	hc, ok := c.nc.(interface{ CloseWrite() error })
+	if !ok || hc.CloseWrite() != nil {
+		return
+	}
+	if c.nc.SetReadDeadline(time.Now().Add(time.Second)) != nil {
+		return
+	}
+	buf := c.rbuf[:readSize]
+	for n := 0; n < 1<<20; {
+		m, err := c.nc.Read(buf)
+		if err != nil {
+			return
+		}
+		n += m
 	}
 }
 

@@ -385,3 +385,25 @@ func TestServer_PayloadBudget_Shared(t *testing.T) {
 		t.Fatalf("second big body, retried: %d %q", rp.status, rp.body)
 	}
 }
+
+// TestServer_BadInput_Linger: after a refusal the server half-closes and
+// drains what the client still sends, so the client reads the whole
+// refusal and then an orderly end of stream rather than a reset.
+func TestServer_BadInput_Linger(t *testing.T) {
+	s := newTestServer(t, Config{})
+	addr := listen(t, s)
+	for range 3 {
+		c := dial(t, addr)
+		go func() {
+			io.WriteString(c.nc, "GET /docs/x HTTP/1.1\nHost: t\n\n")
+			c.nc.Write(make([]byte, 512<<10))
+		}()
+		time.Sleep(5 * time.Millisecond)
+		if rp := c.reply(); rp.status != 400 || !strings.Contains(rp.body, "bare LF") {
+			t.Fatalf("%d %q, want 400 naming the bare LF", rp.status, rp.body)
+		}
+		if _, err := c.br.ReadByte(); err != io.EOF {
+			t.Fatalf("after the refusal: %v, want EOF (an orderly close)", err)
+		}
+	}
+}
