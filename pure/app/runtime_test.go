@@ -98,6 +98,9 @@ func TestRuntime_BadCalls_Answered(t *testing.T) {
 	}
 }
 
+// TestRuntime_FailingInput_ChangesNothing: an input that fails (error or
+// panic) after writing two records leaves neither; then a Plain view with
+// Text and Int query fields.
 func TestRuntime_FailingInput_ChangesNothing(t *testing.T) {
 	a := app.App{
 		Name:  "pairs",
@@ -124,7 +127,18 @@ func TestRuntime_FailingInput_ChangesNothing(t *testing.T) {
 				return nil
 			},
 		}},
-		Views: []app.ViewDef{{Name: "all", Answer: app.Rows, Run: app.KeyOrder}},
+		Views: []app.ViewDef{
+			{Name: "all", Answer: app.Rows, Run: app.KeyOrder},
+			{Name: "note", Answer: app.Plain, Fields: []app.Field{{Name: "k", Type: app.Text}, {Name: "times", Type: app.Int}},
+				Run: func(t *app.Turn) error {
+					r, ok := t.Get(t.Text("k"))
+					if !ok {
+						return app.Errorf(404, "no record %q", t.Text("k"))
+					}
+					t.SetText(strings.Repeat(r.Text("note"), int(t.Int("times"))))
+					return nil
+				}},
+		},
 	}
 	rt := startRAM(t, a)
 	want(t, rt, app.Input, "set", "v=1&fail=no", "a", 200, "")
@@ -135,6 +149,13 @@ func TestRuntime_FailingInput_ChangesNothing(t *testing.T) {
 		t.Errorf("panicking input: %d %q", st, out)
 	}
 	want(t, rt, app.View, "all", "", "", 200, `[{"k":"a","v":1,"note":"n"},{"k":"a2","v":1,"note":"n"}]`)
+	want(t, rt, app.View, "note", "times=3&k=a%32", "", 200, "nnn")
+	want(t, rt, app.View, "note", "times=3&k=b", "", 404, "not found: no record \"b\"\n")
+	want(t, rt, app.View, "note", "k=a", "", 400, "bad request: field \"times\": missing; add ?times=<integer>\n")
+	want(t, rt, app.View, "note", "times=1", "", 400, "bad request: field \"k\": missing; add ?k=<text>\n")
+	want(t, rt, app.View, "note", "times=1&k=%FF", "", 400, "bad request: field \"k\": not valid UTF-8; percent-encode UTF-8 text\n")
+	want(t, rt, app.View, "note", "times=1&q=1", "", 400, "bad request: unknown field \"q\"; fields: k, times\n")
+	want(t, rt, app.Input, "set", "v=1&fail=no", "", 400, "bad request: bad key: the key is empty; give a non-empty key\n")
 }
 
 // openFile opens a durable store in dir, closed at cleanup.
