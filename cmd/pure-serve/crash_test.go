@@ -254,7 +254,7 @@ func crashClient(t *testing.T, addr string, st *crashState, g int, rng *rand.Ran
 // counts the lost ones, and makes what it found the next cycle's base.
 func crashVerify(t *testing.T, addr string, st *crashState) int {
 	t.Helper()
-	lost := 0
+	lost, applied := 0, 0
 	client := &http.Client{Timeout: 10 * time.Second}
 	for key, d := range st.docs {
 		resp, err := client.Get("http://" + addr + "/docs/" + key)
@@ -268,6 +268,7 @@ func crashVerify(t *testing.T, addr string, st *crashState) int {
 		switch {
 		case resp.StatusCode == 200 && string(body) == d.body && rev == d.rev:
 		case resp.StatusCode == 200 && hasInflight && string(body) == inflight && rev > d.rev:
+			applied++
 		default:
 			n := 0
 			for _, r := range d.revs {
@@ -310,8 +311,20 @@ func crashVerify(t *testing.T, addr string, st *crashState) int {
 		case got > acked+st.extra[name]:
 			t.Errorf("score of %s: %d, above the acknowledged %d plus %d in flight", name, got, acked, st.extra[name])
 		}
+		if got > acked {
+			applied++
+		}
 		st.scores[name] = got
 	}
+	t.Logf("%d documents and %d points were in flight at the kill; %d of those documents and names were found written", len(st.maybe), sum(st.extra), applied)
 	st.lost += lost
 	return lost
+}
+
+func sum(m map[string]int64) int64 {
+	var n int64
+	for _, v := range m {
+		n += v
+	}
+	return n
 }
