@@ -43,13 +43,17 @@
 // the saved batch held (closed-loop clients are all back). A saved batch
 // of one call is not followed by collecting: a lone client pays no pause.
 // So many requests share one save when many are calling, and nobody waits
-// for company that is not there.
+// for company that is not there. The owner waits by yielding its thread in
+// a loop and reading the clock: a Go timer or sleep of 100 µs takes about
+// 1.1 ms on this machine.
 //
 // # Storage
 //
 // A record of table T of app A is the store key "a/A/T/<key>" (the key's
 // bytes as given, at most store.MaxKeySize with the prefix), so the
-// store's key order is the table's. Its value is a format byte (1), then
+// store's key order is the table's. In memory the table is a slice of
+// rows in key order (binary search; inserting a new key moves the rows
+// after it) with running sums of its Int columns. A record's value is a format byte (1), then
 // each column in declared order: Int as a zig-zag varint, Text as a
 // uvarint length and the bytes. The app keeps nothing else in the store:
 // sums of Int columns (Turn.Sum) are recomputed when the table is loaded.
