@@ -53,9 +53,9 @@
 // bytes as given, at most store.MaxKeySize with the prefix), so the
 // store's key order is the table's. In memory the table is a slice of
 // rows in key order (binary search; inserting a new key moves the rows
-// after it) with running sums of its Int columns. A record's value is a format byte (1), then
-// each column in declared order: Int as a zig-zag varint, Text as a
-// uvarint length and the bytes. The app keeps nothing else in the store:
+// after it) with running sums of its Int columns. A record's value is a
+// format byte (1), then each column in declared order: Int as a zig-zag
+// varint, Text as a uvarint length and the bytes. The app keeps nothing else in the store:
 // sums of Int columns (Turn.Sum) are recomputed when the table is loaded.
 //
 // # Pieces
