@@ -54,7 +54,10 @@
 //     sent from where they are; then release what the answers lent.
 //
 // Connection: close (and HTTP/1.0 without keep-alive) closes after the
-// answer; requests pipelined after it are not answered.
+// answer; requests pipelined after it are not answered. After a refusal
+// that closes the connection, the server half-closes it and drains what the
+// client still sends for at most a second (1 MiB), so the close does not
+// reset the connection before the client has read the refusal.
 //
 // # Buffer ownership
 //
@@ -90,7 +93,8 @@
 // body or answer. Deadlines are moved at most once a second, so timeouts are
 // enforced to about a second and most batches touch no timer.
 //
-// Choices where HTTP/1.1 leaves room: bare LF line endings are refused (400),
+// Choices where HTTP/1.1 leaves room: up to four empty lines before a request
+// line are skipped; bare LF line endings are refused (400),
 // as are obsolete line folding, Content-Length with Transfer-Encoding, and
 // differing Content-Lengths; chunked request bodies get 411 (send a
 // Content-Length); the absolute form of a target gets 400; a missing Host is

@@ -77,7 +77,30 @@ var (
 // maxHead bounds the head: an incomplete head already that long is an error.
 // Lines must end with CRLF: a bare LF is refused, since servers that accept
 // it and servers that do not disagree on where a request ends (smuggling).
+//
+// Up to maxBlankLines empty lines before the request line are skipped, as
+// RFC 9112 asks (some clients send CRLF after a body).
 func parseHead(buf []byte, maxHead int, r *request) (int, error) {
+	skip := 0
+	for skip < 2*maxBlankLines && len(buf) >= skip+2 && buf[skip] == '\r' && buf[skip+1] == '\n' {
+		skip += 2
+	}
+	if skip == 0 {
+		return parseHeadAt(buf, maxHead, r)
+	}
+	n, err := parseHeadAt(buf[skip:], maxHead, r)
+	if n > 0 {
+		n += skip
+		r.headLen = n
+	}
+	return n, err
+}
+
+// maxBlankLines is how many empty lines parseHead skips before a request.
+const maxBlankLines = 4
+
+// parseHeadAt is parseHead for a head starting at buf[0].
+func parseHeadAt(buf []byte, maxHead int, r *request) (int, error) {
 	if len(buf) > maxHead {
 		buf = buf[:maxHead]
 	}

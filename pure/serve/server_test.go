@@ -166,6 +166,20 @@ func TestServer_BadInput_TooLargeNotRead(t *testing.T) {
 	}
 }
 
+// TestServer_BlankLinesBeforeRequest: a few CRLFs before a request line
+// (sent by some clients after a body) are skipped; many are not.
+func TestServer_BlankLinesBeforeRequest(t *testing.T) {
+	s := newTestServer(t, Config{})
+	raw := runBatch(t, s, "PUT /docs/a HTTP/1.1\r\nContent-Length: 1\r\n\r\nx\r\n\r\nGET /docs/a HTTP/1.1\r\n\r\n")
+	if rs := replies(t, raw); len(rs) != 2 || rs[1].body != "x" {
+		t.Fatalf("CRLF after a body: %q", raw)
+	}
+	raw = runBatch(t, s, strings.Repeat("\r\n", maxBlankLines+1)+"GET /docs/a HTTP/1.1\r\n\r\n")
+	if rs := replies(t, raw); len(rs) != 1 || rs[0].status != 400 {
+		t.Fatalf("%d blank lines: %q", maxBlankLines+1, raw)
+	}
+}
+
 func TestServer_NotFoundRoute(t *testing.T) {
 	s := newTestServer(t, Config{})
 	c := dial(t, listen(t, s))
