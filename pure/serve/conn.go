@@ -108,8 +108,8 @@ func (c *conn) serve() {
 		for {
 			more := c.batch()
 			if err := c.flush(); err != nil || c.closeAfter {
-				if err == nil && c.fatal {
-					c.linger()
+				if err == nil && (c.fatal || c.r0 < c.r1) {
+					c.linger() // the client may still be sending
 				}
 				return
 			}

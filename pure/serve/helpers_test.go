@@ -211,3 +211,18 @@ func replies(t *testing.T, raw string) []*reply {
 		out = append(out, rp)
 	}
 }
+
+// benchStore is a RAM store holding the 64 B document d07 under "d/".
+func benchStore(tb testing.TB) *store.Store {
+	st, err := store.OpenRAM(nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { st.Close() })
+	tx, _ := st.Begin()
+	tx.Put([]byte("d/d07"), []byte(strings.Repeat("x", 64)), store.Any)
+	if _, err := tx.Commit(); err != nil {
+		tb.Fatal(err)
+	}
+	return st
+}
