@@ -33,7 +33,7 @@ func main() {
 // errUsage marks an error already explained, with the usage, on stderr.
 var errUsage = errors.New("usage")
 
-const usage = `usage: pure-http [run] [rounds=3] [duration=10s] [servers=ID,...] [work=W,...] [exp=NNN-slug] [data=DIR]
+const usage = `usage: pure-http [run] [rounds=3] [duration=10s] [servers=ID,...] [work=W,...] [exp=NNN-slug] [data=DIR] [cpus=0,1]
        pure-http note DIR
 
 run (the default) builds pure-serve, pure-baseline and pure-load from the
