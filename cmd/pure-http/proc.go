@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 )
@@ -94,4 +95,41 @@ func procChildren(pid int) ([]int, error) {
 		}
 	}
 	return kids, nil
+}
+
+// loadAvg1 returns the 1-minute load average, or nil if unknown.
+func loadAvg1() *float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return nil
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return nil
+	}
+	v, err := strconv.ParseFloat(f[0], 64)
+	if err != nil {
+		return nil
+	}
+	return &v
+}
+
+// hostInfo describes the machine: its CPU model (the first "model name"
+// of /proc/cpuinfo, or unknown), the CPUs online and the kernel release.
+func hostInfo() string {
+	model := "unknown CPU"
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for line := range strings.Lines(string(b)) {
+			k, v, ok := strings.Cut(line, ":")
+			if ok && strings.TrimSpace(k) == "model name" {
+				model = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	kernel := "unknown kernel"
+	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
+		kernel = "Linux " + strings.TrimSpace(string(b))
+	}
+	return fmt.Sprintf("%s, %d CPUs, %s", model, runtime.NumCPU(), kernel)
 }

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -101,4 +102,13 @@ func TestProcChildren_Self(t *testing.T) {
 		}
 	}
 	t.Errorf("children %v lack the started process %d", kids, cmd.Process.Pid)
+}
+
+func TestHostInfo_LoadAvg(t *testing.T) {
+	if la := loadAvg1(); la == nil || *la < 0 {
+		t.Errorf("loadAvg1() = %v, want a load average >= 0 from /proc/loadavg", la)
+	}
+	if h := hostInfo(); !strings.Contains(h, "CPUs, Linux ") {
+		t.Errorf("hostInfo() = %q, want \"MODEL, N CPUs, Linux RELEASE\"", h)
+	}
 }

@@ -63,6 +63,13 @@ type Record struct {
 	FsyncP99us float64 `json:"fsync_p99_us,omitempty"`
 	FSType     string  `json:"fs_type,omitempty"`
 
+	// LoadAvg1 is the machine's 1-minute load average just before the
+	// run (/proc/loadavg): other work competing for the CPUs shows here.
+	// Missing where unknown.
+	LoadAvg1 *float64 `json:"loadavg_1m,omitempty"`
+	// Host describes the machine: CPU model, CPUs online, kernel.
+	Host string `json:"host,omitempty"`
+
 	// Failure, when not empty, says why the run has no measurement.
 	Failure string `json:"failure,omitempty"`
 	// Commit is the checkout the servers were built from, Go the toolchain.

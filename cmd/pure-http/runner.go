@@ -38,6 +38,7 @@ type options struct {
 
 	bins   binaries
 	commit string
+	host   string
 }
 
 // binaries are the built programs.
@@ -67,6 +68,7 @@ func build(ctx context.Context, o *options, dir string) error {
 			return fmt.Errorf("go build ./cmd/%s in %s: %v\n%s", name, o.Repo, err, out)
 		}
 	}
+	o.host = hostInfo()
 	out, err := exec.CommandContext(ctx, "git", "-C", o.Repo, "rev-parse", "HEAD").Output()
 	if err == nil {
 		o.commit = strings.TrimSpace(string(out))
@@ -136,7 +138,7 @@ func newRecord(o *options, st step) Record {
 		Workload: st.Work.Name, Load: st.Work.Load, Connections: st.Work.Conns,
 		Pipeline: st.Work.Pipeline, KeepAlive: !st.Work.Close, DurationS: o.Duration.Seconds(),
 		Round: st.Round, Order: st.Order, CPUServer: o.ServerCPU, CPULoad: o.LoadCPU,
-		Commit: o.commit, Go: runtime.Version(),
+		Commit: o.commit, Go: runtime.Version(), Host: o.host, LoadAvg1: loadAvg1(),
 	}
 }
 
