@@ -58,9 +58,10 @@ func resolve(addr string) (sockAddr, error) {
 // (isConnectErrno), and the batch's deadline bounds the connect.
 //
 // Why not net.Dial: it waits for the connect in a goroutine switch of its
-// own and adds getsockopt, getpeername, getsockname and setsockopt calls,
-// some 20 % of the generator's CPU per request in --close runs on
-// loopback, where the handshake is done before connect returns.
+// own and adds getsockopt, getpeername, getsockname and setsockopt calls:
+// about 15 % more of the generator's CPU per request in --close runs on
+// loopback (hand runs on the busy machine, experiment 026's findings.md),
+// where the handshake is done before connect returns.
 func rawDial(a sockAddr) (socket, error) {
 	fd, err := syscall.Socket(a.family, syscall.SOCK_STREAM|syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC, 0)
 	if err != nil {
