@@ -322,9 +322,9 @@ func TestServer_Shutdown(t *testing.T) {
 	if !c.closed() {
 		t.Fatal("idle connection open after Shutdown")
 	}
-	if nc, err := net.Dial("tcp", ln.Addr().String()); err == nil {
+	if nc, err := ln.Accept(); err == nil { // (dialling the port could reach another test's listener)
 		nc.Close()
-		t.Fatal("new connection accepted after Shutdown")
+		t.Fatal("the listener still accepts after Shutdown")
 	}
 }
 
