@@ -107,6 +107,9 @@ func series(ctx context.Context, o *options) (ran, failed int, err error) {
 				}
 				probed = key
 				fmt.Fprintf(o.Log, "round %d %s: fsync probe p50 %s p99 %s\n", st.Round, st.Work.Name, probe.P50, probe.P99)
+				if fs := fsType(o.DataRoot); fs == "tmpfs" {
+					fmt.Fprintf(o.Log, "warning: data=%s is on tmpfs, where fdatasync costs nothing: durable writes measure no disk (pass data=DIR on a real disk)\n", o.DataRoot)
+				}
 			}
 			rec.FsyncP50us = float64(probe.P50) / 1e3
 			rec.FsyncP99us = float64(probe.P99) / 1e3
