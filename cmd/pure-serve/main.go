@@ -13,16 +13,12 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
-	"net/http/pprof"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"runtime"
 	"syscall"
 	"time"
-
-	"github.com/felixge/fgprof"
 
 	"workbench/pure/app"
 	"workbench/pure/apps/scores"
@@ -85,7 +81,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, error) {
 	fs.BoolVar(&c.ram, "ram", false, "keep the store in memory (nothing durable); this or --data is required")
 	fs.StringVar(&c.data, "data", "", "keep the store durably in `DIR`/"+storeFile+" (created if missing); answers to writes leave after fdatasync")
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "the `HOST:PORT` to listen on; port 0 picks a free port")
-	fs.StringVar(&c.pprof, "pprof", "", "serve net/http/pprof and fgprof (/debug/fgprof) on `ADDR`, a separate listener")
+	fs.StringVar(&c.pprof, "pprof", "", "serve the profiling endpoints of net/http/pprof (/debug/pprof/) and fgprof (/debug/fgprof) on `ADDR`, a separate listener")
 	fs.StringVar(&c.app, "app", "scores", "the app to serve: scores, or none for documents only")
 	fs.Int64Var(&c.payloadBudget, "payload-budget", serve.DefaultPayloadBudget, "the most body `BYTES` held in memory: a larger request body gets 413 (connection closed); a body that does not fit beside the bodies other connections are receiving gets 503; a batch of answers reaching it is cut and resumed")
 	fs.IntVar(&c.workers, "workers", runtime.GOMAXPROCS(0), "connection workers: how many connections may parse and build answers at once")
@@ -210,23 +206,4 @@ func serveUntilDone(ctx context.Context, c *config, cfg serve.Config, stdout, st
 		err = serr
 	}
 	return err
-}
-
-// servePprof serves the profiling endpoints on their own listener.
-func servePprof(addr string, stderr io.Writer) (stop func(), err error) {
-	mux := http.NewServeMux()
-	mux.HandleFunc("/debug/pprof/", pprof.Index)
-	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
-	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
-	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
-	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
-	mux.Handle("/debug/fgprof", fgprof.Handler())
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, fmt.Errorf("--pprof: listen on %s: %w", addr, err)
-	}
-	fmt.Fprintf(stderr, "pprof on http://%s/debug/pprof/ and /debug/fgprof\n", ln.Addr())
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	go hs.Serve(ln)
-	return func() { hs.Close() }, nil
 }
