@@ -28,9 +28,10 @@
 //	seed     PUT the 64 documents d00..d63 of 64 B and big of 1 MiB, once, then end
 //	get      GET the 64 small documents round-robin
 //	big      GET the 1 MiB document big
-//	put      writer i (connection i) owns w<i>: GET it once, then PUT 16 new bytes
-//	         before its content with If-Match: the last ETag; a 412 (or any
-//	         surprise) is counted and followed by a GET that learns it again
+//	put      writer i (connection i) owns w<i>: its first PUT writes 16 B without
+//	         If-Match, each next one 16 new bytes before the content with
+//	         If-Match: the last ETag; a 412 (or any surprise) is counted and
+//	         followed by a GET that learns the document again
 //	score    POST /inputs/score?points=1, the body a name from a fixed set of 16
 //	total    GET /views/total
 //	leaders  GET /views/leaders?from=0&count=20

@@ -135,10 +135,13 @@ func prebuilt(w Workload, c *Config, t target) *fixed {
 
 // putter is writer conn of the put workload. It owns document w<conn>:
 // each PUT sends 16 new bytes followed by the document as last seen, with
-// the ETag of the last answer as If-Match. It first learns the document
-// by a GET (404: it starts empty, without If-Match), and learns it again
-// by a GET after a 412, a failed connection or any other surprise. The
-// GETs are requests like the PUTs: counted, timed, non-2xx when not 200.
+// the ETag of the last answer as If-Match. Its first PUT has no ETag to
+// send: it writes the 16 bytes alone without If-Match, making (or
+// resetting) the document, so a healthy run answers every request with a
+// 2xx. After a 412, a failed connection (the PUT may or may not have been
+// applied) or any other surprise it learns the document again by a GET
+// (404: empty, and the next PUT goes without If-Match). The GETs are
+// requests like the PUTs: counted, timed, non-2xx when not 200.
 type putter struct {
 	path, host string
 	close      bool
@@ -151,7 +154,7 @@ type putter struct {
 
 func newPutter(conn int, c *Config, t target) *putter {
 	return &putter{path: c.Prefix + "w" + strconv.Itoa(conn), host: t.host,
-		close: c.Close, learn: true, etag: make([]byte, 0, maxETag)}
+		close: c.Close, etag: make([]byte, 0, maxETag)}
 }
 
 func (p *putter) next(b []byte, seq int64) []byte {
