@@ -113,6 +113,13 @@ type Server struct {
 	clockOnce sync.Once
 }
 
+// poolMax is the most closed connections' state kept for reuse, about
+// 10 KiB each (read and answer buffers, slices): enough for the
+// connections that come and go at once under load, while a burst of
+// thousands of connections does not hold its memory (40 MiB after 4,096)
+// for the life of the server.
+const poolMax = 256
+
 // errTooManyFiles is Accept's error when the process is out of descriptors.
 var errTooManyFiles = syscall.EMFILE
 
@@ -227,7 +234,7 @@ func (s *Server) putConn(c *conn) {
 	delete(s.conns, c) // first: Shutdown reaches tracked connections' nc
 	c.nc.Close()
 	c.recycle()
-	if len(s.free) < s.maxConns {
+	if len(s.free) < min(s.maxConns, poolMax) {
 		s.free = append(s.free, c)
 	}
 	s.mu.Unlock()
