@@ -101,6 +101,16 @@ func TestRun_Put_ChainsIfMatch(t *testing.T) {
 	if res.OK != 11 || st.conflicts != 0 || len(st.docs["w0"]) != 11*16 {
 		t.Fatalf("second run: %d ok of 11, %d conflicts, w0 has %d bytes (want 11 stamps)", res.OK, st.conflicts, len(st.docs["w0"]))
 	}
+	if got := string(appendStamp(nil, 0x1a)); got != "00000000000001a\n" {
+		t.Fatalf("stamp of 0x1a is %q", got)
+	}
+	var want []byte
+	for seq := int64(10); seq >= 0; seq-- {
+		want = appendStamp(want, seq)
+	}
+	if string(st.docs["w0"]) != string(want) {
+		t.Fatalf("w0 holds %q, want the stamps of requests 10 down to 0:\n%q", st.docs["w0"], want)
+	}
 }
 
 func TestRun_Put_412_RelearnsByGet(t *testing.T) {

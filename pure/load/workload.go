@@ -178,10 +178,11 @@ func (p *putter) next(b []byte, seq int64) []byte {
 	return append(b, p.pending...)
 }
 
-// appendStamp appends the 16 bytes a PUT prepends: seq in hex, padded.
+// appendStamp appends the 16 bytes a PUT prepends: the low 60 bits of seq
+// as 15 hexadecimal digits and a newline.
 func appendStamp(b []byte, seq int64) []byte {
 	const hex = "0123456789abcdef"
-	for sh := 60; sh >= 4; sh -= 4 {
+	for sh := 56; sh >= 0; sh -= 4 {
 		b = append(b, hex[(seq>>uint(sh))&15])
 	}
 	return append(b, '\n')
