@@ -217,4 +217,8 @@ func (w *worker) setDeadline(now int64) {
 	}
 	w.deadlineAt = now
 	w.conn.SetDeadline(w.r.base.Add(time.Duration(now + to)))
+	if w.r.stop.Load() {
+		// halt may have passed this connection just before: do its work.
+		w.conn.SetDeadline(time.Unix(1, 0))
+	}
 }
