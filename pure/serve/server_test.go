@@ -155,10 +155,10 @@ func TestServer_BadInput_TooLargeNotRead(t *testing.T) {
 	}
 	for range 5 {
 		c = dial(t, addr)
-		go func() {
-			io.WriteString(c.nc, "PUT /docs/x HTTP/1.1\r\nContent-Length: 4000000\r\n\r\n")
-			c.nc.Write(make([]byte, 4000000))
-		}()
+		go func(nc net.Conn) {
+			io.WriteString(nc, "PUT /docs/x HTTP/1.1\r\nContent-Length: 4000000\r\n\r\n")
+			nc.Write(make([]byte, 4000000))
+		}(c.nc)
 		time.Sleep(5 * time.Millisecond)
 		if rp := c.reply(); rp.status != 413 {
 			t.Fatalf("%d %q, want 413", rp.status, rp.body)
