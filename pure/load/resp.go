@@ -51,7 +51,6 @@ type respReader struct {
 	r, w   int
 	clock  func() int64
 	readAt int64
-	reads  int64 // read calls, for tests and profiles
 }
 
 // compactBelow is the free tail below which fill moves the unread bytes to
@@ -80,7 +79,6 @@ func (rd *respReader) fill() error {
 		return errHeadTooBig
 	}
 	n, err := rd.src.Read(rd.buf[rd.w:])
-	rd.reads++
 	rd.readAt = rd.clock()
 	rd.w += n
 	if n > 0 {
