@@ -28,8 +28,10 @@ const (
 // calls' Out until the vectored write returns. Only then are borrowed
 // values released, calls reset and rbuf compacted.
 type conn struct {
-	s  *Server
-	nc net.Conn
+	s     *Server
+	nc    net.Conn
+	raw   rawIO // nc's socket through raw system calls (rawio.go)
+	rawOK bool  // nc has a socket: read and write through raw
 
 	rbuf      []byte
 	r0, r1    int
@@ -70,7 +72,7 @@ type answer struct {
 }
 
 func newConn(s *Server) *conn {
-	return &conn{
+	c := &conn{
 		s:     s,
 		rbuf:  make([]byte, readSize),
 		wbuf:  make([]byte, 0, readSize),
@@ -79,11 +81,14 @@ func newConn(s *Server) *conn {
 		key:   make([]byte, 0, 64),
 		names: make(map[string]string),
 	}
+	c.raw.init()
+	return c
 }
 
 // recycle readies c for another connection, keeping small buffers.
 func (c *conn) recycle() {
-	c.nc = nil
+	c.nc, c.rawOK = nil, false
+	c.raw.detach()
 	c.r0, c.r1, c.need, c.expect100, c.sent100, c.headStart = 0, 0, 0, false, false, 0
 	c.rdl, c.wdl, c.closeAfter, c.fatal = 0, 0, false, false
 	if len(c.rbuf) > readSize {
@@ -163,7 +168,13 @@ func (c *conn) read() error {
 	if c.s.closing.Load() {
 		return errShutdown
 	}
-	n, err := c.nc.Read(c.rbuf[c.r1:])
+	var n int
+	var err error
+	if c.rawOK {
+		n, err = c.raw.Read(c.rbuf[c.r1:])
+	} else {
+		n, err = c.nc.Read(c.rbuf[c.r1:])
+	}
 	if n > 0 {
 		if c.r1 == c.r0 {
 			c.headStart = now
@@ -309,8 +320,12 @@ func (c *conn) flush() error {
 	var err error
 	if len(c.iov) > 0 {
 		if err = c.writeDeadline(); err == nil {
-			c.send = c.iov
-			_, err = c.send.WriteTo(c.nc)
+			if c.rawOK {
+				err = c.raw.Writev(c.iov)
+			} else {
+				c.send = c.iov
+				_, err = c.send.WriteTo(c.nc)
+			}
 		}
 	}
 	clear(c.iov)

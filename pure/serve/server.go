@@ -223,6 +223,7 @@ func (s *Server) getConn(nc net.Conn) *conn {
 		c = newConn(s)
 	}
 	c.nc = nc
+	c.rawOK = c.raw.attach(nc)
 	s.conns[c] = struct{}{}
 	s.wg.Add(1)
 	return c
