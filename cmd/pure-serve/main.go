@@ -145,6 +145,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			err = fmt.Errorf("closing app %s: %w", c.app, cerr)
 		}
 	}
+	// One line of the store's counters on stderr, so a run can be checked
+	// from outside: commits sharing syncs show as fewer publications than
+	// writes answered.
+	ss := st.Stats()
+	fmt.Fprintf(stderr, "pure-serve: store: %d publications (one per synced group of commits), seq %d, %d keys, %d bytes\n",
+		ss.Publications, ss.Seq, ss.Keys, ss.Size)
 	if cerr := st.Close(); cerr != nil && err == nil {
 		err = fmt.Errorf("closing the store: %w", cerr)
 	}
