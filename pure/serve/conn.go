@@ -91,6 +91,7 @@ func (c *conn) recycle() {
 	c.raw.detach()
 	c.r0, c.r1, c.need, c.expect100, c.sent100, c.headStart = 0, 0, 0, false, false, 0
 	c.rdl, c.wdl, c.closeAfter, c.fatal = 0, 0, false, false
+	c.req.reset()
 	if len(c.rbuf) > readSize {
 		c.resize(readSize)
 	}
@@ -224,6 +225,7 @@ func (c *conn) resize(size int) bool {
 		c.s.held.Add(delta)
 	}
 	c.held = extra
+	c.req.reset() // its slices point into the old buffer and would keep it alive
 	buf := make([]byte, size)
 	c.r1 = copy(buf, c.rbuf[c.r0:c.r1])
 	c.r0, c.rbuf = 0, buf

@@ -421,3 +421,28 @@ func TestServer_BadInput_Linger(t *testing.T) {
 		}
 	}
 }
+
+// TestServer_BigBody_NotKeptByPooledState: after a 1 MiB PUT as the
+// connection's last request, neither the connection's live state nor its
+// pooled state points into the grown read buffer (the parsed request's
+// slices kept 1 MiB alive for the life of the server).
+func TestServer_BigBody_NotKeptByPooledState(t *testing.T) {
+	s := newTestServer(t, Config{})
+	c := dial(t, listen(t, s))
+	if rp := c.put("/docs/big", strings.Repeat("b", 1<<20)); rp.status != 200 {
+		t.Fatalf("PUT 1 MiB: %d %q", rp.status, rp.body)
+	}
+	c.nc.Close()
+	waitFor(t, func() bool { return s.Conns() == 0 })
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.free) == 0 {
+		t.Fatal("no connection state pooled")
+	}
+	for _, cn := range s.free {
+		if r := &cn.req; cap(r.body) > 0 || cap(r.path) > 0 || len(cn.rbuf) > readSize {
+			t.Errorf("pooled state keeps a %d-byte body, a %d-byte path and a %d-byte read buffer",
+				cap(r.body), cap(r.path), len(cn.rbuf))
+		}
+	}
+}
