@@ -72,7 +72,9 @@
 // or compaction replaces the file meanwhile. App answers (Call.Out) belong to
 // their call until it is Reset after the write. The read buffer is 4 KiB,
 // grown to a request's whole size for a big body or head (against the
-// payload budget) and dropped back to 4 KiB after it.
+// payload budget) and dropped back to 4 KiB after it; grown buffers up to
+// 1 MiB come from and go back to pools by power-of-two size, so a stream of
+// bodies over 4 KiB does not allocate one per request.
 //
 // Other goroutines: the app runtime's owner writes a call's answer and hands
 // it back through the call's channel; the store's commit leader writes
