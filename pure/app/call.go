@@ -10,8 +10,10 @@ package app
 type Kind uint8
 
 const (
-	// View is `GET /views/<name>[?query]`: read-only, answered from a
-	// pinned snapshot without waiting for a save.
+	// View is `GET /views/<name>[?query]`: read-only, answered by the
+	// owner from the app's state without a save of its own (it waits
+	// only if inputs before it in its batch changed the state, for their
+	// save).
 	View Kind = iota + 1
 	// Input is `POST /inputs/<name>?field=value` with the body as the
 	// text field: a transaction whose answer is released only after the
@@ -35,7 +37,27 @@ type Call struct {
 
 	Status int    // HTTP status of the answer: 200, 400, 404, 409, 413, 503
 	Type   string // the answer's Content-Type
-	Out    []byte // the answer's body; on an error, the error text
+	Out    []byte // the answer's body; on an error, the whole error text "<status word>: <what and what to do>\n"
 
 	done chan struct{} // buffered, capacity 1; made on first Submit
+
+	// Parsed by Submit on the caller's goroutine, read by the owner.
+	ep    *endpoint
+	args  []value // one per field of ep
+	from  int     // a Rows view's page
+	count int
+	buf   []byte // scratch for percent-decoding
 }
+
+// Wait blocks until the Call submitted with Runtime.Submit is answered.
+// Call it once per Submit.
+func (c *Call) Wait() { <-c.done }
+
+// Reset clears the Call for reuse, keeping the capacity of Out (and of
+// its own scratch space), so a reused Call answers without allocating.
+func (c *Call) Reset() {
+	*c = Call{Out: c.Out[:0], done: c.done, args: c.args[:0], buf: c.buf[:0]}
+}
+
+// answer releases the Call to its waiter.
+func (c *Call) answer() { c.done <- struct{}{} }

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestNote_Golden renders the note of a small fixture and compares it
+// with testdata/note.md.golden; on a mismatch it writes note.md.got beside.
+func TestNote_Golden(t *testing.T) {
+	dir := t.TempDir()
+	in, err := os.ReadFile("testdata/runs.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "runs.jsonl"), in, 0o644)
+	os.WriteFile(filepath.Join(dir, findingsFile), []byte("A smoke run on a busy machine.\n"), 0o644)
+	if err := run(t.Context(), []string{"note", dir}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "note.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile("testdata/note.md.golden")
+	if err != nil || !bytes.Equal(got, want) {
+		os.WriteFile("testdata/note.md.got", got, 0o644)
+		t.Fatalf("note differs from testdata/note.md.golden (%v): see testdata/note.md.got", err)
+	}
+	os.Remove("testdata/note.md.got")
+	// The figures the fixture was made for: ratios are medians of
+	// per-round ratios (200000/60000 and 183333/62000 give 3.15).
+	for _, want := range [][]string{
+		{"| small GETs: 1.7x net/http", "3.15x", "| met"},
+		{"| small GETs: at least fasthttp", "2.00x", "|      1 |", "| met"},
+		{"| peak RSS at most half of net/http's (small GETs)", "0.60x", "| missed"},
+		{"| pipelined GETs", "| no data"},
+		{"round 2, get-64c, fasthttp-memory: start fasthttp-memory"},
+	} {
+		found := false
+		for line := range strings.Lines(string(got)) {
+			if strings.Contains(line, want[0]) {
+				found = true
+				for _, w := range want[1:] {
+					if !strings.Contains(line, w) {
+						t.Errorf("line %q lacks %q", strings.TrimSpace(line), w)
+					}
+				}
+			}
+		}
+		if !found {
+			t.Errorf("note has no line with %q", want[0])
+		}
+	}
+}
+
+func TestNote_RefusesBadInput(t *testing.T) {
+	dir := t.TempDir()
+	if err := writeNote(dir); err == nil || !strings.Contains(err.Error(), "run pure-http first") {
+		t.Errorf("no runs.jsonl: %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, "runs.jsonl"), []byte("{\"schema\":1}\n{not json\n"), 0o644)
+	if err := writeNote(dir); err == nil || !strings.Contains(err.Error(), "line 2") {
+		t.Errorf("bad line: %v, want an error naming line 2", err)
+	}
+	os.WriteFile(filepath.Join(dir, "runs.jsonl"), []byte("{\"schema\":7}\n"), 0o644)
+	if err := writeNote(dir); err == nil || !strings.Contains(err.Error(), "schema 7") {
+		t.Errorf("other schema: %v", err)
+	}
+}

@@ -1,0 +1,240 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"workbench/pure/baseline/kvbench"
+	"workbench/pure/baseline/nginx"
+	"workbench/pure/load"
+)
+
+// probeSyncs is how many 4 KiB append+fdatasync calls the fsync probe
+// times before each write workload.
+const probeSyncs = 200
+
+// options are one series' settings.
+type options struct {
+	Rounds    int
+	Duration  time.Duration
+	Servers   []serverSpec
+	Works     []workloadSpec
+	ExpDir    string // experiments/NNN-slug
+	DataRoot  string // fresh data directories are made under it
+	Repo      string // the checkout the binaries are built from
+	ServerCPU string // taskset CPU list of the servers ("" = not pinned)
+	LoadCPU   string // taskset CPU list of pure-load
+	Log       io.Writer
+
+	bins   binaries
+	commit string
+	host   string
+}
+
+// binaries are the built programs.
+type binaries struct{ serve, baseline, load, nginx string }
+
+// build compiles the programs the series needs from o.Repo into dir.
+func build(ctx context.Context, o *options, dir string) error {
+	need := map[string]*string{"pure-load": &o.bins.load}
+	for _, s := range o.Servers {
+		switch s.Server {
+		case "pure-serve":
+			need["pure-serve"] = &o.bins.serve
+		case "nethttp", "fasthttp":
+			need["pure-baseline"] = &o.bins.baseline
+		case "nginx":
+			o.bins.nginx = nginx.Binary
+			if _, err := os.Stat(nginx.Binary); err != nil {
+				return fmt.Errorf("nginx: %w (apt-get install nginx-light, or leave nginx out of servers=)", err)
+			}
+		}
+	}
+	for name, dst := range need {
+		*dst = filepath.Join(dir, name)
+		cmd := exec.CommandContext(ctx, "go", "build", "-o", *dst, "./cmd/"+name)
+		cmd.Dir = o.Repo
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("go build ./cmd/%s in %s: %v\n%s", name, o.Repo, err, out)
+		}
+	}
+	o.host = hostInfo()
+	out, err := exec.CommandContext(ctx, "git", "-C", o.Repo, "rev-parse", "HEAD").Output()
+	if err == nil {
+		o.commit = strings.TrimSpace(string(out))
+		if st, _ := exec.CommandContext(ctx, "git", "-C", o.Repo, "status", "--porcelain", "--untracked-files=no").Output(); len(bytes.TrimSpace(st)) > 0 {
+			o.commit += "+dirty"
+		}
+	}
+	return nil
+}
+
+// series runs every step, appending one record per run to
+// ExpDir/runs.jsonl (synced as each run ends). A failed run is recorded
+// with its failure and the others go on.
+func series(ctx context.Context, o *options) (ran, failed int, err error) {
+	steps, err := plan(o.Rounds, o.Servers, o.Works)
+	if err != nil {
+		return 0, 0, err
+	}
+	f, err := os.OpenFile(filepath.Join(o.ExpDir, "runs.jsonl"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer f.Close()
+	var probe kvbench.ProbeResult
+	probed := ""
+	for i, st := range steps {
+		if ctx.Err() != nil {
+			return ran, failed, ctx.Err()
+		}
+		rec := newRecord(o, st)
+		if st.Work.Write {
+			key := fmt.Sprint(st.Round, st.Work.Name)
+			if probed != key {
+				if probe, err = kvbench.Probe(o.DataRoot, probeSyncs); err != nil {
+					return ran, failed, err
+				}
+				probed = key
+				fmt.Fprintf(o.Log, "round %d %s: fsync probe p50 %s p99 %s\n", st.Round, st.Work.Name, probe.P50, probe.P99)
+				if fs := fsType(o.DataRoot); fs == "tmpfs" {
+					fmt.Fprintf(o.Log, "warning: data=%s is on tmpfs, where fdatasync costs nothing: durable writes measure no disk (pass data=DIR on a real disk)\n", o.DataRoot)
+				}
+			}
+			rec.FsyncP50us = float64(probe.P50) / 1e3
+			rec.FsyncP99us = float64(probe.P99) / 1e3
+			rec.FSType = fsType(o.DataRoot)
+		}
+		fmt.Fprintf(o.Log, "[%d/%d] round %d, %s, %s (#%d): ", i+1, len(steps), st.Round, st.Work.Name, st.Server.ID, st.Order)
+		if err := runOne(ctx, o, st, &rec); err != nil {
+			rec.Failure = err.Error()
+			failed++
+			fmt.Fprintf(o.Log, "FAILED: %v\n", err)
+		} else {
+			fmt.Fprintf(o.Log, "%.0f 2xx/s, %.0f per server CPU-s, p99 %.0f us, peak RSS %d KiB\n", rec.OKPerS, rec.OKPerServerCPU, rec.P99us, rec.PeakRSSKiB)
+		}
+		line, _ := json.Marshal(rec)
+		if _, err := f.Write(append(line, '\n')); err != nil {
+			return ran, failed, err
+		}
+		if err := f.Sync(); err != nil {
+			return ran, failed, err
+		}
+		ran++
+	}
+	return ran, failed, nil
+}
+
+func newRecord(o *options, st step) Record {
+	return Record{
+		Schema: recordSchema, Server: st.Server.Server, Mode: st.Server.Mode, ID: st.Server.ID,
+		Workload: st.Work.Name, Load: st.Work.Load, Connections: st.Work.Conns,
+		Pipeline: st.Work.Pipeline, KeepAlive: !st.Work.Close, DurationS: o.Duration.Seconds(),
+		Round: st.Round, Order: st.Order, CPUServer: o.ServerCPU, CPULoad: o.LoadCPU,
+		Commit: o.commit, Go: runtime.Version(), Host: o.host, LoadAvg1: loadAvg1(),
+	}
+}
+
+// runOne runs one step with a fresh data directory and a fresh server,
+// filling rec.
+func runOne(ctx context.Context, o *options, st step, rec *Record) (err error) {
+	dir, err := os.MkdirTemp(o.DataRoot, st.Server.ID+"-"+st.Work.Name+"-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	srv, err := startServer(ctx, o, st.Server, dir)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if serr := srv.stop(); serr != nil && err == nil {
+			err = serr
+		}
+	}()
+	url := "http://" + srv.addr
+	// 1. Prepare the store (not measured): documents, or a scoreboard.
+	if st.Work.Docs && !st.Server.Static {
+		if err := prepare(ctx, o, "seed", "--workload", "seed", url); err != nil {
+			return err
+		}
+	}
+	if st.Work.Scores {
+		if err := prepare(ctx, o, "scores for the views", "--workload", "score", "-c", "16", "-n", "1600", url); err != nil {
+			return err
+		}
+	}
+	rec.RSSReset = srv.resetPeak()
+	// 2. Measure: the server's CPU around the load, then its peak RSS.
+	cpu0, err := srv.cpu()
+	if err != nil {
+		return err
+	}
+	args := []string{"--workload", st.Work.Load, "-c", strconv.Itoa(st.Work.Conns), "-d", o.Duration.String(), "--pipeline", strconv.Itoa(st.Work.Pipeline)}
+	if st.Work.Close {
+		args = append(args, "--close")
+	}
+	res, lerr := runLoad(ctx, o, append(args, url)...)
+	cpu1, err := srv.cpu()
+	if err != nil {
+		return fmt.Errorf("after the load: %w (%v)", err, srv.alive())
+	}
+	if rec.PeakRSSKiB, err = srv.peakRSS(); err != nil {
+		return err
+	}
+	if err := srv.alive(); err != nil {
+		return err
+	}
+	if lerr != nil {
+		return lerr
+	}
+	rec.Requests, rec.OK, rec.Non2xx, rec.Errors = res.Requests, res.OK, res.Non2xx, res.Errors.Total()
+	rec.OKPerS, rec.P50us, rec.P99us, rec.ClientCPU = res.OKPerS, res.LatencyUS.P50, res.LatencyUS.P99, res.ClientCPUS
+	rec.DurationS = res.DurationS
+	rec.ServerCPU = cpu1 - cpu0
+	if rec.ServerCPU > 0 {
+		rec.OKPerServerCPU = float64(rec.OK) / rec.ServerCPU
+	}
+	return nil
+}
+
+// prepare runs pure-load to prepare the store; every request must succeed.
+func prepare(ctx context.Context, o *options, what string, args ...string) error {
+	res, err := runLoad(ctx, o, args...)
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	if res.Non2xx > 0 || res.Errors.Total() > 0 {
+		return fmt.Errorf("%s: %d of %d requests failed (%d non-2xx, errors %+v): the server does not keep the contract", what, res.Non2xx+res.Errors.Total(), res.Requests, res.Non2xx, res.Errors)
+	}
+	return nil
+}
+
+// runLoad runs pure-load --json pinned to o.LoadCPU with GOMAXPROCS=1 and
+// returns its result; a run that answered nothing is an error.
+func runLoad(ctx context.Context, o *options, args ...string) (load.Result, error) {
+	argv := pinned(o.LoadCPU, append([]string{o.bins.load, "--json"}, args...)...)
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Env = append(os.Environ(), "GOMAXPROCS=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	var res load.Result
+	if jerr := json.Unmarshal(bytes.TrimSpace(out), &res); jerr != nil || res.Tool != "pure-load" {
+		return res, fmt.Errorf("pure-load %s: %v, output %q (stderr: %s)", strings.Join(args, " "), err, out, strings.TrimSpace(stderr.String()))
+	}
+	if err != nil && res.OK == 0 {
+		return res, fmt.Errorf("pure-load %s: %v (stderr: %s)", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	return res, nil
+}
