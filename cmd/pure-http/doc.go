@@ -20,7 +20,7 @@
 // its peak RSS is VmHWM from /proc/PID/status after (nginx: the worker).
 // Before each durable-write workload the device's fsync latency is probed
 // in the data directory's file system (4 KiB append + fdatasync, 200
-// times, workbench/pure/baseline/kvbench.Probe).
+// times, workbench/experiments/lab/kvbench.Probe).
 //
 // Read workloads run on pure-serve, the baselines' memory mode and nginx
 // (static documents only); durable writes on pure-serve and the baselines'

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"workbench/pure/baseline/kvbench"
+	"workbench/experiments/lab/kvbench"
 	"workbench/pure/baseline/nginx"
 	"workbench/pure/load"
 )
