@@ -48,11 +48,13 @@ type conn struct {
 	ans        []answer
 	wbuf       []byte
 	iov        net.Buffers
-	send       net.Buffers // iov, consumed by WriteTo
-	borrowed   []*store.Borrowed
-	calls      []*app.Call // reusable calls; the batch uses calls[:ncalls]
+	send       net.Buffers       // iov, consumed by WriteTo
+	borrowed   []*store.Borrowed // lent values, filled by BorrowInto and kept for reuse
+	nborrowed  int               // how many of borrowed are live in this batch
+	calls      []*app.Call       // reusable calls; the batch uses calls[:ncalls]
 	ncalls     int
-	snap       *store.Snapshot // the batch's pinned snapshot, taken at its first read
+	snap       *store.Snapshot // the batch's pinned snapshot (&snapBuf), taken at its first read
+	snapBuf    store.Snapshot  // filled by SnapshotInto, so pinning allocates nothing
 	key        []byte          // scratch for store keys
 	names      map[string]string
 	payload    int64 // body bytes held by the batch
@@ -397,11 +399,10 @@ func (c *conn) flush() error {
 		}
 	}
 	clear(c.iov)
-	for i, b := range c.borrowed {
+	for _, b := range c.borrowed[:c.nborrowed] {
 		b.Release()
-		c.borrowed[i] = nil
 	}
-	c.borrowed = c.borrowed[:0]
+	c.nborrowed = 0
 	for _, call := range c.calls[:c.ncalls] {
 		call.Reset()
 	}

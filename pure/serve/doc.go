@@ -67,7 +67,7 @@
 // and app calls' Name, Query and Body, point into the read buffer, which is
 // not touched until the batch was sent. Documents up to 1 KiB are copied into
 // the answer buffer from the pinned snapshot; larger ones are lent from the
-// store's mapping (Snapshot.Borrow) and released only after the write that
+// store's mapping (Snapshot.BorrowInto) and released only after the write that
 // sends them returned, so a body goes out whole even if the document changes
 // or compaction replaces the file meanwhile. App answers (Call.Out) belong to
 // their call until it is Reset after the write. The read buffer is 4 KiB,

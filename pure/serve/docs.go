@@ -43,8 +43,12 @@ func (c *conn) getDoc(r *request, k []byte) {
 	a := c.newAnswer(r)
 	h := head{status: 200, ctype: typeBytes, etag: rev}
 	if len(val) > copyMax && !a.noBody {
-		b, _ := sn.Borrow(c.key) // present: the same snapshot just found it
-		c.borrowed = append(c.borrowed, b)
+		if c.nborrowed == len(c.borrowed) {
+			c.borrowed = append(c.borrowed, new(store.Borrowed))
+		}
+		b := c.borrowed[c.nborrowed]
+		sn.BorrowInto(b, c.key) // present: the same snapshot just found it
+		c.nborrowed++
 		val = b.Bytes()
 	}
 	c.answerBody(a, &h, val)
@@ -56,11 +60,10 @@ func (c *conn) getDoc(r *request, k []byte) {
 // sees that answer's commit.
 func (c *conn) pin() (*store.Snapshot, error) {
 	if c.snap == nil {
-		sn, err := c.s.st.Snapshot()
-		if err != nil {
+		if err := c.s.st.SnapshotInto(&c.snapBuf); err != nil {
 			return nil, err
 		}
-		c.snap = sn
+		c.snap = &c.snapBuf
 	}
 	return c.snap, nil
 }
