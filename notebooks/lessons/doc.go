@@ -3,7 +3,10 @@
 // (runs.go), medians and spreads (runs.go), and a strip plot of runs
 // against their median (plot.go).
 //
-// The programs beside it are run by the notebooks' sh cells: preempt (a
-// region that another goroutine interrupts, lesson 02). qcount, in its own
-// directory, counts instructions under qemu-user (lesson 05).
+// The programs beside it are run by the notebooks' sh cells: table and
+// spread (runs of pure-count as tables), aa (an A/A comparison), preempt (a
+// region counted without pure-count's quiet start, lesson 02), storeload
+// (the store under concurrent writers, profiled, lesson 03) and elfinfo
+// (what a binary was built for, lesson 05). qcount, in its own directory,
+// counts instructions under qemu-user (lesson 05).
 package lessons
