@@ -53,6 +53,11 @@ func (e *CellError) Unwrap() error { return e.Err }
 func Exec(ctx context.Context, c *Cell, env Env) (Output, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.Timeout)
 	defer cancel()
+	if c.Plot != "" { // the directory beside the notebook exists only for plots
+		if err := os.MkdirAll(env.Assets, 0o755); err != nil {
+			return Output{}, err
+		}
+	}
 	cmd, cleanup, err := command(ctx, c, env)
 	if err != nil {
 		return Output{}, err

@@ -83,10 +83,8 @@ func RunFile(ctx context.Context, file string, opt Options) (*Report, error) {
 		env.Assets = filepath.Join(env.Work, "assets")
 	}
 	os.RemoveAll(env.Work)
-	for _, d := range []string{env.Work, env.Assets} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return nil, err
-		}
+	if err := os.MkdirAll(env.Work, 0o755); err != nil {
+		return nil, err
 	}
 	defer os.RemoveAll(env.Work)
 
