@@ -39,6 +39,37 @@ index *args:
 crash-store *args:
     ./scripts/crash-store "$@"
 
+# Six clients write documents and scores to pure-serve --data, which is killed with
+# SIGKILL at a random moment and restarted; the output ends "N cycles, A acknowledged, L lost".
+# Crash-test the HTTP server. Keys: cycles=N (default 20)
+crash-serve *args:
+    ./scripts/crash-serve "$@"
+
+# Each server pinned to CPU 0, pure-load to CPU 1, the order rotated each round;
+# writes experiments/EXP/runs.jsonl and its note (about 22 minutes with the defaults).
+# Compare pure-serve with the HTTP servers a Go user would write. Keys: rounds=3 duration=10s servers=ID,... work=W,... exp=NNN-slug data=DIR cpus=0,1
+http *args:
+    go run ./cmd/pure-http run "$@"
+
+# Fuzz the HTTP request parser (smuggling, bad framing) for a while. Keys: time=1m
+fuzz-serve *args:
+    t=1m; for a in "$@"; do case $a in time=*) t=${a#time=} ;; *) echo "fuzz-serve: argument '$a': use time=DURATION" >&2; exit 2 ;; esac; done; \
+    go test -run '^$' -fuzz '^FuzzParseRequest$' -fuzztime "$t" ./pure/serve/
+
+# Measure pure-load against wrk on the same server (experiment 026). Keys: rounds=N (default 7)
+load-vs-wrk *args:
+    r=7; for a in "$@"; do case $a in rounds=*) r=${a#rounds=} ;; *) echo "load-vs-wrk: argument '$a': use rounds=N" >&2; exit 2 ;; esac; done; \
+    ROUNDS="$r" experiments/026-load-against-wrk/run.sh
+
+# Run notebooks and write their outputs into them. Keys: name=NN (default all)
+notebook *args:
+    n=(); for a in "$@"; do case $a in name=*) n+=("${a#name=}") ;; *) echo "notebook: argument '$a': use name=NN" >&2; exit 2 ;; esac; done; \
+    go run ./cmd/pure-notebook run "${n[@]}"
+
+# Check that every notebook's cells still give their stored outputs (changes no file).
+notebook-check:
+    go run ./cmd/pure-notebook check
+
 # Run the tests (the README's test command).
 test:
     go test ./...

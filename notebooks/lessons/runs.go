@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"workbench/experiments/lab/stats"
 )
 
 // Run is one region of `pure-count run --json` (docs/pure-count-json.md).
@@ -58,10 +60,7 @@ func Summarize(vals []float64) Summary {
 	s := slices.Clone(vals)
 	slices.Sort(s)
 	n := len(s)
-	med := s[n/2]
-	if n%2 == 0 {
-		med = (s[n/2-1] + s[n/2]) / 2
-	}
+	med := stats.Median(s)
 	sp := 0.0
 	if med != 0 {
 		sp = (s[n-1] - s[0]) / med

@@ -6,12 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+
+	"workbench/experiments/lab/stats"
 
 	"workbench/perfcount"
 	"workbench/perfcount/callgrind"
@@ -143,7 +146,11 @@ func printRow(w io.Writer, name, arch, via string, ops int, vals []uint64) {
 	}
 	s := slices.Clone(vals)
 	slices.Sort(s)
-	med := s[len(s)/2]
+	fs := make([]float64, len(s))
+	for i, v := range s {
+		fs[i] = float64(v)
+	}
+	med := uint64(math.Round(stats.Median(fs)))
 	spread := "identical"
 	if s[0] != s[len(s)-1] {
 		spread = fmt.Sprintf("%s..%s", group(s[0]), group(s[len(s)-1]))

@@ -3,6 +3,7 @@ package kvbench
 import (
 	"fmt"
 	"path/filepath"
+	"sync"
 
 	"workbench/pure/store"
 )
@@ -45,10 +46,14 @@ func (p *pureStore) Syncs() (uint64, bool) {
 	return p.s.Stats().Publications, true
 }
 
-// Get borrows the value from the current version's mapping and copies it
-// into dst: no snapshot to pin, no allocation.
+// Get borrows the value from the current version's mapping into a
+// Borrowed of the reader's own (from a pool, as a server's connection
+// would keep one) and copies it into dst: no snapshot to pin, no
+// allocation.
 func (p *pureStore) Get(key, dst []byte) ([]byte, bool, error) {
-	b, ok, err := p.s.Borrow(key)
+	b := borrowedPool.Get().(*store.Borrowed)
+	defer borrowedPool.Put(b)
+	ok, err := p.s.BorrowInto(b, key)
 	if err != nil || !ok {
 		return dst[:0], false, err
 	}
@@ -56,6 +61,9 @@ func (p *pureStore) Get(key, dst []byte) ([]byte, bool, error) {
 	b.Release()
 	return dst, true, nil
 }
+
+// borrowedPool holds released Borrowed values for Get to fill.
+var borrowedPool = sync.Pool{New: func() any { return new(store.Borrowed) }}
 
 func (p *pureStore) Scan(from []byte, n int, fn func(key, val []byte)) (int, error) {
 	if n <= 0 {
