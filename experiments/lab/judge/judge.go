@@ -312,7 +312,7 @@ func judgeMetric(m Metric, w workloadRuns, rows []PairRow, cal *workloadRuns, li
 	if len(used) > 0 {
 		mr.Before = summarize(before, opts.Confidence)
 		mr.After = summarize(after, opts.Confidence)
-		mr.Ratio = summarize(ratios, opts.Confidence)
+		mr.Ratio = ratioSummary(ratios, opts.Confidence, opts.Looks)
 		logs := make([]float64, len(ratios))
 		for i, r := range ratios {
 			logs[i] = math.Log(r)
@@ -329,6 +329,7 @@ func judgeMetric(m Metric, w workloadRuns, rows []PairRow, cal *workloadRuns, li
 	var dec decision
 	mr.Verdict, dec = decide(mr.Ratio, ratios, m.HigherIsBetter, mr.Threshold, lim.MinCleanPairs, exactRule)
 	mr.Reason = metricReason(&mr, dec, len(w.pairs), skipList, lim, opts)
+	mr.MorePairsMayDecide = dec == decStraddles || dec == decTooFew
 	return mr, cells
 }
 

@@ -20,6 +20,11 @@ type Options struct {
 	// MinCalibrationPairs is the fewest A/A pairs a workload's calibration
 	// must have for its noise to count.
 	MinCalibrationPairs int
+	// Looks, when sequential, says that undecided workloads were given
+	// more pairs than the first look's, up to Looks.Last: a ratio of more
+	// than Looks.First pairs is then judged with the order statistics of
+	// the sequential rule (sequential.go). The zero Looks is the fixed rule.
+	Looks Looks
 }
 
 // DefaultOptions are the settings Judge uses for zero fields of Options.

@@ -81,6 +81,11 @@ type MetricResult struct {
 	// Verdict and its Reason, one plain sentence.
 	Verdict Verdict
 	Reason  string
+	// MorePairsMayDecide is true for an unknown verdict that more pairs
+	// could settle: the interval straddled the threshold, or too few pairs
+	// were clean. It is false for every other verdict and for unknowns
+	// more pairs cannot help (mixed sources, exact counts that disagree).
+	MorePairsMayDecide bool
 	// Warnings are soft problems with this metric.
 	Warnings []error
 }
@@ -106,4 +111,25 @@ type Cell struct {
 	// Present is true when both runs have the metric; Used when the metric's
 	// comparison used this pair.
 	Present, Used bool
+}
+
+// MorePairsMayDecide reports whether w is unknown only because of deciding
+// metrics that more pairs could settle (MetricResult.MorePairsMayDecide):
+// the workload the pairs runner gives more pairs (Options.Looks).
+func (w *WorkloadResult) MorePairsMayDecide() bool {
+	if w.Verdict != Unknown {
+		return false
+	}
+	some := false
+	for i := range w.Metrics {
+		m := &w.Metrics[i]
+		if !m.Decides || m.Verdict != Unknown {
+			continue
+		}
+		if !m.MorePairsMayDecide {
+			return false
+		}
+		some = true
+	}
+	return some
 }
