@@ -99,7 +99,8 @@ func ReadRuns(r io.Reader) (lines []Line, complete int64, err error) {
 // RunsWriter appends lines to runs.jsonl, syncing each to disk before the
 // next run starts, so an interruption loses at most the run in progress.
 type RunsWriter struct {
-	f *os.File
+	f   *os.File
+	end int64 // the length of the whole lines written
 }
 
 // OpenRuns opens path for appending, first cutting off a partial last line
@@ -117,8 +118,12 @@ func OpenRuns(path string, complete int64) (*RunsWriter, error) {
 		f.Close()
 		return nil, err
 	}
-	return &RunsWriter{f: f}, nil
+	return &RunsWriter{f: f, end: complete}, nil
 }
+
+// Size returns the length of the file's whole lines: where the next
+// OpenRuns of it starts.
+func (w *RunsWriter) Size() int64 { return w.end }
 
 // Append writes l as one line and syncs it to disk.
 func (w *RunsWriter) Append(l *Line) error {
@@ -132,6 +137,7 @@ func (w *RunsWriter) Append(l *Line) error {
 	if err := w.f.Sync(); err != nil {
 		return fmt.Errorf("syncing %s: %w", w.f.Name(), err)
 	}
+	w.end += int64(len(b)) + 1
 	return nil
 }
 

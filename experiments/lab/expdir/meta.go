@@ -24,7 +24,15 @@ type Meta struct {
 	// Pairs is how many pairs were scheduled.
 	Pairs int `json:"pairs"`
 	// Runs is the number of cells the schedule has: pairs × 2 × workloads.
+	// Pairs added later for undecided workloads are in Extensions.
 	Runs int `json:"runs"`
+	// MaxPairs is how many pairs in all an undecided workload may be given:
+	// after the Pairs scheduled, the runner adds two at a time to each
+	// workload the judge leaves unknown and that more pairs may decide,
+	// up to MaxPairs. Zero (older experiments) or Pairs: none are added.
+	MaxPairs int `json:"max_pairs,omitempty"`
+	// Extensions are the pairs added, in the order they ran.
+	Extensions []Extension `json:"extensions,omitempty"`
 	// Timeout is the limit on one run; zero when none was recorded.
 	Timeout time.Duration `json:"timeout_ns"`
 	// Controls are what was held identical for both sides.
@@ -46,6 +54,16 @@ type Meta struct {
 	Machine perfcount.Machine `json:"machine"`
 	// Start is when the experiment started.
 	Start time.Time `json:"start"`
+}
+
+// An Extension is one step of adding pairs to undecided workloads: after
+// the judge saw AfterPairs pairs, the pairs numbered Pairs ran for the
+// Workloads it left unknown, each with the judge's reason.
+type Extension struct {
+	AfterPairs int               `json:"after_pairs"`
+	Pairs      []int             `json:"pairs"`
+	Workloads  []string          `json:"workloads"`
+	Reasons    map[string]string `json:"reasons"`
 }
 
 // A Build is one side of the comparison: one revision's built subject

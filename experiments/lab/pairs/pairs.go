@@ -31,6 +31,12 @@ type Options struct {
 	Before, After string
 	// Pairs is the number of pairs; 0 takes the suite's, or DefaultPairs.
 	Pairs int
+	// MaxPairs is how many pairs in all a workload the judge leaves
+	// undecided may be given (see extend.go); 0 takes DefaultMaxPairs,
+	// and a value at or below Pairs adds none. It needs Decide.
+	MaxPairs int
+	// Decide judges the experiment between extensions; nil adds no pairs.
+	Decide Decider
 	// Experiment is the experiment directory's name; empty picks the next
 	// free NNN-pairs-<before>-<after> (with Resume: the latest one for these
 	// commits, if any).
@@ -95,6 +101,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err := r.runCells(ctx); err != nil {
 		return r.res, err
 	}
+	if err := r.extend(ctx); err != nil {
+		return r.res, err
+	}
 	return r.res, r.finish()
 }
 
@@ -125,6 +134,10 @@ type runner struct {
 	builds   [2]expdir.Build
 	controls measure.Controls
 	cells    []measure.Cell
+	// hist holds the floors of the runs so far, histLoaded whether the
+	// prior runs are in it.
+	hist       floorHistory
+	histLoaded bool
 	// substitute says why callgrind measurements were substituted, if
 	// they were (see substituteCallgrind).
 	substitute string
@@ -167,6 +180,9 @@ func (r *runner) prepare(ctx context.Context) error {
 	}
 	if o.Pairs < 1 {
 		return fmt.Errorf("pairs %d: want at least 1", o.Pairs)
+	}
+	if o.MaxPairs == 0 {
+		o.MaxPairs = DefaultMaxPairs
 	}
 	r.b = &build.Builder{Repo: o.Repo, CacheDir: o.CacheDir}
 	if o.Log != nil {
@@ -285,6 +301,9 @@ func (r *runner) start(ctx context.Context) error {
 	r.cells = Schedule(o.Pairs, su.Workloads)
 	if old := r.old; old != nil {
 		res.Meta = *old
+		for _, ext := range old.Extensions {
+			r.cells = append(r.cells, extensionCells(ext, su.Workloads)...)
+		}
 		if old.Controls.ASLROff != r.controls.ASLROff || old.Controls.CPU != r.controls.CPU {
 			r.logf("warning: controls differ from the experiment's start (ASLR off %v → %v, CPU %q → %q); each run records its own",
 				old.Controls.ASLROff, r.controls.ASLROff, old.Controls.CPU, r.controls.CPU)
@@ -312,7 +331,7 @@ func (r *runner) start(ctx context.Context) error {
 	res.Meta = expdir.Meta{
 		Experiment: res.Experiment, Before: r.builds[0], After: r.builds[1],
 		Suite: su.Name, SuitePath: su.Path, SuiteText: su.Text,
-		Pairs: o.Pairs, Runs: len(r.cells), Timeout: su.Timeout,
+		Pairs: o.Pairs, MaxPairs: max(o.MaxPairs, o.Pairs), Runs: len(r.cells), Timeout: su.Timeout,
 		Controls: r.controls.Controls, Criteria: origin, AA: r.aa, Calibration: calib,
 		Changes: changesBetween(ctx, o.Repo, commits[0], commits[1]),
 		Harness: harnessInfo(ctx, o.Repo), Machine: perfcount.ThisMachine(), Start: time.Now().UTC(),
@@ -320,17 +339,26 @@ func (r *runner) start(ctx context.Context) error {
 	return expdir.Dir(res.Dir).WriteMeta(&res.Meta)
 }
 
-// runCells runs the cells not yet recorded, appending each line as it
-// comes, then converts the profiles.
+// runCells runs the scheduled cells (and, resumed, those of recorded
+// extensions) not yet recorded.
 func (r *runner) runCells(ctx context.Context) error {
+	return r.runTodo(ctx, r.cells)
+}
+
+// runTodo runs those of cells not yet recorded, appending each line as it
+// comes, then converts the profiles.
+func (r *runner) runTodo(ctx context.Context, cells []measure.Cell) error {
 	res := r.res
 	w, err := expdir.OpenRuns(res.RunsPath, r.complete)
 	if err != nil {
 		return err
 	}
-	defer w.Close()
+	defer func() {
+		w.Close()
+		r.complete = w.Size()
+	}()
 	var todo []measure.Cell
-	for _, c := range r.cells {
+	for _, c := range cells {
 		if r.done[c.Key()] {
 			res.Skipped++
 		} else {
@@ -338,11 +366,18 @@ func (r *runner) runCells(ctx context.Context) error {
 		}
 	}
 	r.logf("experiment %s: %d runs to do, %d already recorded, in %s", res.Experiment, len(todo), res.Skipped, res.RunsPath)
-	var hist floorHistory
-	for i := range r.prior {
-		hist.add(&r.prior[i])
+	hist := &r.hist
+	if !r.histLoaded {
+		for i := range r.prior {
+			hist.add(&r.prior[i])
+		}
+		r.histLoaded = true
 	}
-	p := &Progress{W: r.o.Progress, Terminal: r.o.Terminal, Pairs: r.o.Pairs, Total: len(todo), Recorded: res.Skipped, Cells: todo}
+	last := r.o.Pairs
+	for _, c := range todo {
+		last = max(last, c.Pair)
+	}
+	p := &Progress{W: r.o.Progress, Terminal: r.o.Terminal, Pairs: last, Total: len(todo), Recorded: res.Skipped, Cells: todo}
 	r.p = p
 	defer func() { r.p = nil }()
 	defer p.Done()
@@ -358,7 +393,7 @@ func (r *runner) runCells(ctx context.Context) error {
 			group = todo[k : k+2]
 		}
 		k += len(group)
-		if err := r.runGroup(ctx, group, &hist, w, p); err != nil {
+		if err := r.runGroup(ctx, group, hist, w, p); err != nil {
 			return err
 		}
 	}
@@ -399,6 +434,7 @@ func (r *runner) runGroup(ctx context.Context, group []measure.Cell, hist *floor
 		if err := w.Append(l); err != nil {
 			return err
 		}
+		r.done[group[i].Key()] = true
 		res.Ran++
 		if l.Failed() {
 			res.Failed++
@@ -458,6 +494,9 @@ func (o *Options) fill(ctx context.Context) error {
 	if o.Pairs < 0 {
 		return fmt.Errorf("pairs %d: want a positive number of pairs, or 0 for the suite's", o.Pairs)
 	}
+	if o.MaxPairs < 0 {
+		return fmt.Errorf("max pairs %d: want a positive number, or 0 for %d", o.MaxPairs, DefaultMaxPairs)
+	}
 	if err := o.Options.Fill(ctx); err != nil {
 		return err
 	}
@@ -475,7 +514,7 @@ func (o *Options) fill(ctx context.Context) error {
 func recorded(path string, resume bool) (done map[measure.CellKey]bool, lines []expdir.Line, complete int64, err error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil, 0, nil
+		return map[measure.CellKey]bool{}, nil, 0, nil
 	}
 	if err != nil {
 		return nil, nil, 0, err
