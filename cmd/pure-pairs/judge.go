@@ -37,3 +37,26 @@ func printVerdict(w io.Writer, exp *note.Experiment) {
 		fmt.Fprintf(w, "  %-20s %-8s %s\n", wl.Workload, wl.Verdict, wl.Reason)
 	}
 }
+
+// decideFromNote is the runner's Decider: it judges the experiment as the
+// note will and returns the unknown workloads more pairs may decide, with
+// the judge's reason, leaving out any whose runs failed (more pairs of a
+// failing workload decide nothing).
+func decideFromNote(_ context.Context, dir string) (map[string]string, error) {
+	e, err := note.Judge(dir)
+	if err != nil {
+		return nil, err
+	}
+	failed := map[string]bool{}
+	for _, f := range e.Failures {
+		failed[f.Run.Workload] = true
+	}
+	out := map[string]string{}
+	for i := range e.Report.Workloads {
+		w := &e.Report.Workloads[i]
+		if w.MorePairsMayDecide() && !failed[w.Workload] {
+			out[w.Workload] = w.Reason
+		}
+	}
+	return out, nil
+}

@@ -46,7 +46,7 @@ func exitCode(err error) int {
 }
 
 const usage = `usage: pure-pairs run --before REV --after REV [flags]
-       pure-pairs run before=REV after=REV [pairs=N] [suite=NAME] [exp=NAME] [resume=1]
+       pure-pairs run before=REV after=REV [pairs=N] [max-pairs=N] [suite=NAME] [exp=NAME] [resume=1]
 
 Builds cmd/pure-count (and any other tool the suite names) at two revisions,
 caching the binaries by commit; runs the suite's workloads on both sides in
@@ -56,6 +56,13 @@ directory; ASLR off with setarch -R; pinned with taskset); and appends one
 JSON line per run to experiments/EXP/runs.jsonl, synced as each run ends.
 A run that fails is recorded with its exit status and stderr, and the others
 go on. Interrupted, it keeps every finished run: continue with --resume.
+
+After the pairs, it judges; a workload left unknown that more pairs may
+decide (an interval straddling its threshold, too few clean pairs) gets two
+more pairs at a time, alone, up to --max-pairs in all, and is judged by the
+sequential rule (experiments/lab/judge/sequential.go), whose chance of a
+false verdict stays within that of running max-pairs pairs for everything.
+The note says how many pairs each workload took and why.
 
 When before and after are the same commit the experiment is an A/A run
 (meta.json: "aa": true), which measures the noise of each workload: once all
@@ -147,6 +154,7 @@ func newFlags(o *pairs.Options, w io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.Before, "before", "", "the `revision` judged against (commit, branch, tag, HEAD~1, ...)")
 	fs.StringVar(&o.After, "after", "", "the `revision` judged")
 	fs.Var(positive{&o.Pairs}, "pairs", "`N` before/after pairs, at least 1 (default: the suite's, else 6)")
+	fs.Var(positive{&o.MaxPairs}, "max-pairs", fmt.Sprintf("at most `N` pairs in all for a workload the judge leaves unknown after the first ones:\nit gets two more at a time until decided (default %d; equal to pairs to add none)", pairs.DefaultMaxPairs))
 	fs.StringVar(&o.Experiment, "exp", "", "experiment directory `name` under EXPERIMENTS/ (default: the next free NNN-pairs-BEFORE-AFTER)")
 	fs.BoolVar(&o.Resume, "resume", false, "continue an experiment that has runs, skipping the recorded cells\n(without --exp: the latest experiment of these two commits)")
 	fs.StringVar(&o.CalibrationDir, "calibration", "", "`directory` of the A/A calibration of each commit and suite (default: REPO/data/calibration)")
@@ -238,6 +246,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	o.Log = stderr
 	o.Progress = stdout
 	o.Terminal = isTerminal(stdout)
+	o.Decide = decideFromNote
 
 	res, err := pairs.Run(ctx, o)
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 
 	"workbench/experiments/lab/bisect"
 	"workbench/experiments/lab/build"
+	"workbench/experiments/lab/expdir"
 	"workbench/experiments/lab/pairs"
 	"workbench/experiments/lab/pairs/pairstest"
 )
@@ -214,7 +215,7 @@ func TestRun_EndToEnd(t *testing.T) {
 
 	var stdout, stderr bytes.Buffer
 	args := []string{"run", "--repo", repo.Dir, "--cache", t.TempDir(),
-		"before=HEAD~1", "after=main", "pairs=1", "suite=tiny", "exp=001-cli", "resume=0"}
+		"before=HEAD~1", "after=main", "pairs=1", "max-pairs=1", "suite=tiny", "exp=001-cli", "resume=0"}
 	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
 		t.Fatalf("%v\nstderr:\n%s", err, stderr.String())
 	}
@@ -260,5 +261,53 @@ func TestFlags_SharedHelpIsOne(t *testing.T) {
 	})
 	if n < 7 {
 		t.Errorf("%d shared flags, want at least 7 (suite, repo, experiments, cache, cpu, keep-aslr, env)", n)
+	}
+}
+
+// TestRun_ExtendsUndecided runs one pair, which leaves both workloads
+// unknown (fewer than the 5 clean pairs the criteria need): the runner must
+// add two pairs at a time for them until they are decided (worse, by an
+// exact 1 % count rise, once 5 pairs are clean), record each step in
+// meta.json, and the note must say how many pairs each workload took.
+func TestRun_ExtendsUndecided(t *testing.T) {
+	repo := pairstest.NewRepo(t, nil)
+	suites := filepath.Join(repo.Dir, "experiments", "suites")
+	os.MkdirAll(suites, 0o755)
+	os.WriteFile(filepath.Join(suites, "tiny.suite"), []byte(
+		"workload count-a backend=callgrind ops=5\nworkload count-b backend=callgrind ops=7\n"), 0o644)
+	var stdout, stderr bytes.Buffer
+	args := []string{"run", "--repo", repo.Dir, "--cache", t.TempDir(),
+		"before=HEAD~1", "after=main", "pairs=1", "suite=tiny", "exp=002-ext"}
+	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
+		t.Fatalf("%v\nstderr:\n%s", err, stderr.String())
+	}
+	dir := filepath.Join(repo.Dir, "experiments", "002-ext")
+	meta, err := expdir.Dir(dir).Meta()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var steps []string
+	for _, e := range meta.Extensions {
+		steps = append(steps, fmt.Sprintf("after %d: %v for %v", e.AfterPairs, e.Pairs, e.Workloads))
+		if len(e.Reasons) != len(e.Workloads) {
+			t.Errorf("extension after %d: %d reasons for %d workloads", e.AfterPairs, len(e.Reasons), len(e.Workloads))
+		}
+	}
+	want := []string{"after 1: [2 3] for [count-a count-b]", "after 3: [4 5] for [count-a count-b]"}
+	if !slices.Equal(steps, want) {
+		t.Errorf("extensions %q, want %q\nstderr:\n%s", steps, want, stderr.String())
+	}
+	if meta.MaxPairs != pairs.DefaultMaxPairs {
+		t.Errorf("max_pairs %d, want %d", meta.MaxPairs, pairs.DefaultMaxPairs)
+	}
+	if !strings.Contains(stdout.String(), "verdict: worse") {
+		t.Errorf("stdout lacks the verdict worse:\n%s", stdout.String())
+	}
+	b, err := os.ReadFile(filepath.Join(dir, expdir.NoteFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "5 pairs (1, then 4 more") {
+		t.Errorf("the note does not say how many pairs count-a took:\n%s", b)
 	}
 }

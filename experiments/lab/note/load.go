@@ -65,9 +65,22 @@ type CellRef struct {
 // Load reads the experiment in dir: meta.json (required), runs.jsonl
 // (required, at least one run), the criteria file, calibration.jsonl and
 // the profiles of the workloads whose instruction count moved. It judges
-// the runs with judge.Judge and default options. All the note's I/O
-// happens here: Write and Plot only format what Load read.
+// the runs with judge.Judge and default options (with the sequential rule
+// when the experiment gave undecided workloads more pairs: judge.Looks from
+// meta.json's pairs and max_pairs). All the note's I/O happens here: Write
+// and Plot only format what Load read.
 func Load(dir string) (*Experiment, error) {
+	e, err := Judge(dir)
+	if err != nil {
+		return nil, err
+	}
+	e.Moves = findMoves(expdir.Dir(dir), e.Report)
+	return e, nil
+}
+
+// Judge is Load without the profiles: it reads and judges the experiment
+// in dir, as the pairs runner does between its extensions.
+func Judge(dir string) (*Experiment, error) {
 	d := expdir.Dir(dir)
 	meta, err := d.Meta()
 	if err != nil {
@@ -135,9 +148,9 @@ func Load(dir string) (*Experiment, error) {
 		}
 	}
 
-	// 4. The judgement, and where the instructions moved.
-	e.Report = judge.Judge(e.Runs, e.Criteria, e.Calibration, judge.Options{})
-	e.Moves = findMoves(d, e.Report)
+	// 4. The judgement.
+	opts := judge.Options{Looks: judge.Looks{First: meta.Pairs, Last: meta.MaxPairs}}
+	e.Report = judge.Judge(e.Runs, e.Criteria, e.Calibration, opts)
 	return e, nil
 }
 

@@ -87,6 +87,7 @@ func (e *Experiment) writeVerdict(b *strings.Builder) {
 	if len(rep.Workloads) > 0 {
 		b.WriteString("\n")
 	}
+	e.writeExtensions(b)
 	if e.Calibrated {
 		e.writeNoiseFloor(b)
 	}
