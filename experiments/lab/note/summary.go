@@ -31,28 +31,66 @@ func (e *Experiment) writeSummary(b *strings.Builder) {
 		fmt.Fprintf(b, "**%s**: %s, of %d workloads.\n\n", capitalize(string(rep.Verdict)), strings.Join(counts, ", "), len(rep.Workloads))
 	}
 	b.WriteString(e.whatChanged() + "\n\n")
-	t := mdtable.New("workload", "decides", ">before", ">after", ">change", ">95 % CI", ">threshold", "verdict")
+	e.writeSummaryTable(b)
+}
+
+// writeSummaryTable writes one row per workload, so that a suite of a dozen
+// workloads fits in the first screen: each deciding metric's before and
+// after medians with units, its change with the confidence interval, and
+// its threshold, then the workload's verdict. The time metric's name heads
+// its columns when every workload decides by the same one, and is named in
+// the cell otherwise.
+func (e *Experiment) writeSummaryTable(b *strings.Builder) {
+	rep := &e.Report
+	type cells struct{ before, after, change, threshold, metric string }
+	none := cells{"—", "—", "—", "—", ""}
+	timeNames := map[string]bool{}
+	var rows [][2]cells
 	paired := false
 	for _, w := range rep.Workloads {
+		row := [2]cells{none, none}
 		for _, m := range w.Metrics {
 			if !m.Decides {
 				continue
 			}
-			paired = paired || m.Metric.Name == judge.MetricPairedTime
-			before, after, unit := summaryValues(w, m)
+			i := 0
+			if m.Metric.Class == judge.ClassInstructions {
+				i = 1
+			} else {
+				timeNames[m.Metric.Name] = true
+				paired = paired || m.Metric.Name == judge.MetricPairedTime
+			}
 			if len(m.Pairs) == 0 { // nothing compared: the Verdict section says why
-				t.Row(w.Workload, unit, "—", "—", "—", "—", "—", string(m.Verdict))
+				row[i] = cells{"—", "—", "not compared", "—", m.Metric.Name}
 				continue
 			}
+			before, after, _ := summaryValues(w, m)
 			r := m.Ratio
 			if m.Metric.Name == judge.MetricThroughput && r.Center > 0 && r.Lo > 0 {
 				// Shown as time per operation: the change is the
 				// inverse of throughput's.
 				r.Center, r.Lo, r.Hi = 1/r.Center, 1/r.Hi, 1/r.Lo
 			}
-			t.Row(w.Workload, unit, before, after, changeCell(r.Center), ciCell(r, rep.Options.Confidence),
-				"± "+sig(m.Threshold*100, 2)+" %", string(m.Verdict))
+			change := changeCell(r.Center) + " " + ciCell(r, rep.Options.Confidence)
+			row[i] = cells{before, after, change, "± " + sig(m.Threshold*100, 2) + " %", m.Metric.Name}
 		}
+		rows = append(rows, row)
+	}
+	timeHead := "time"
+	if len(timeNames) == 1 {
+		for n := range timeNames {
+			timeHead = "time (" + n + ")"
+		}
+	}
+	t := mdtable.New("workload", ">"+timeHead+" before", ">after", ">change [95 % CI]", ">threshold",
+		">instructions/op before", ">after", ">change [95 % CI]", ">threshold", "verdict")
+	for i, w := range rep.Workloads {
+		tm, in := rows[i][0], rows[i][1]
+		tchange := tm.change
+		if len(timeNames) > 1 && tm.metric != "" {
+			tchange += " (" + tm.metric + ")"
+		}
+		t.Row(w.Workload, tm.before, tm.after, tchange, tm.threshold, in.before, in.after, in.change, in.threshold, string(w.Verdict))
 	}
 	t.Write(b)
 	b.WriteString("\n")
