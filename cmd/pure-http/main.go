@@ -33,7 +33,7 @@ func main() {
 // errUsage marks an error already explained, with the usage, on stderr.
 var errUsage = errors.New("usage")
 
-const usage = `usage: pure-http [run] [rounds=3] [duration=10s] [servers=ID,...] [work=W,...] [exp=NNN-slug] [data=DIR] [cpus=0,1]
+const usage = `usage: pure-http [run] [rounds=3] [duration=10s] [servers=ID,...] [work=W,...] [exp=NNN-slug] [data=DIR] [cpus=0,1] [before=REV]
        pure-http note DIR
 
 run (the default) builds pure-serve, pure-baseline and pure-load from the
@@ -63,6 +63,10 @@ keys:
                  temporary directory); durable results need a real disk there
   cpus=S,L       taskset CPU of the servers and of the load (default 0,1;
                  cpus=none runs unpinned)
+  before=REV     also build pure-serve from commit REV and run it as
+                 pure-serve-before beside pure-serve, in the same rotation,
+                 so the note's targets show the ratios before and after a
+                 change measured in one run
 `
 
 func printUsage(w io.Writer) {
@@ -132,7 +136,7 @@ func parseOptions(args []string, stderr io.Writer) (*options, error) {
 	kv := map[string]string{}
 	for _, a := range args {
 		k, v, ok := strings.Cut(a, "=")
-		if !ok || !slices.Contains([]string{"rounds", "duration", "servers", "work", "exp", "data", "cpus"}, k) {
+		if !ok || !slices.Contains([]string{"rounds", "duration", "servers", "work", "exp", "data", "cpus", "before"}, k) {
 			fmt.Fprintf(stderr, "argument %q: want one of the keys below, as key=value\n", a)
 			printUsage(stderr)
 			return nil, errUsage
@@ -150,7 +154,11 @@ func parseOptions(args []string, stderr io.Writer) (*options, error) {
 			return nil, fmt.Errorf("duration=%s: want a duration of at least 1s, like 10s", v)
 		}
 	}
-	if o.Servers, err = pickServers(kv["servers"]); err != nil {
+	o.Before = kv["before"]
+	if v, ok := kv["before"]; ok && v == "" {
+		return nil, errors.New("before=: name a commit, like before=HEAD~1")
+	}
+	if o.Servers, err = pickServers(kv["servers"], o.Before != ""); err != nil {
 		return nil, err
 	}
 	if o.Works, err = pickWorkloads(kv["work"]); err != nil {

@@ -19,7 +19,9 @@ func TestRun_RefusesBadNames(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"servers=gin"}, `unknown server "gin"; known: pure-serve, pure-serve-ram, nethttp-memory`},
+		{[]string{"servers=gin"}, `unknown server "gin"; known: pure-serve, pure-serve-before, pure-serve-ram, nethttp-memory`},
+		{[]string{"servers=pure-serve-before"}, "pass before=REV to build it"},
+		{[]string{"before="}, "before=: name a commit"},
 		{[]string{"work=get-1000c"}, `unknown workload "get-1000c"; known: get-64c`},
 		{[]string{"servers=nginx", "work=put-64c"}, "no server among [nginx] runs any workload among [put-64c]"},
 		{[]string{"rounds=0"}, "rounds=0: want a whole number of at least 1"},
@@ -51,7 +53,7 @@ func TestRun_RefusesBadNames(t *testing.T) {
 }
 
 func TestPlan_RotatesServersEachRound(t *testing.T) {
-	ss, _ := pickServers("pure-serve,nethttp-memory,fasthttp-memory,nethttp-crashsafe,nginx")
+	ss, _ := pickServers("pure-serve,nethttp-memory,fasthttp-memory,nethttp-crashsafe,nginx", false)
 	ws, _ := pickWorkloads("get-64c,put-64c")
 	steps, err := plan(3, ss, ws)
 	if err != nil {
@@ -76,6 +78,30 @@ func TestPlan_RotatesServersEachRound(t *testing.T) {
 	}
 	if count["get-64c/nginx"] != 3 || count["put-64c/pure-serve"] != 3 {
 		t.Errorf("runs per cell %v, want 3 each", count)
+	}
+}
+
+// TestPickServers_Before: before=REV adds pure-serve-before right after
+// pure-serve, and only then; "all" leaves it out without before=.
+func TestPickServers_Before(t *testing.T) {
+	ids := func(ss []serverSpec) []string {
+		var out []string
+		for _, s := range ss {
+			out = append(out, s.ID)
+		}
+		return out
+	}
+	ss, err := pickServers("nethttp-memory,pure-serve,fasthttp-memory", true)
+	if want := []string{"nethttp-memory", "pure-serve", beforeID, "fasthttp-memory"}; err != nil || !slices.Equal(ids(ss), want) {
+		t.Errorf("with before: %v %v, want %v", ids(ss), err, want)
+	}
+	ss, _ = pickServers("all", false)
+	if slices.Contains(ids(ss), beforeID) {
+		t.Errorf("all without before= holds %s: %v", beforeID, ids(ss))
+	}
+	ss, _ = pickServers("", true)
+	if got := ids(ss); len(got) < 2 || got[0] != "pure-serve" || got[1] != beforeID {
+		t.Errorf("defaults with before: %v", got)
 	}
 }
 
@@ -108,7 +134,7 @@ func TestSeries_Baselines(t *testing.T) {
 	} else {
 		t.Logf("nginx left out: %v", err)
 	}
-	ss, _ := pickServers(list)
+	ss, _ := pickServers(list, false)
 	ws, _ := pickWorkloads("get-64c,put-8c")
 	var log bytes.Buffer
 	o := &options{Rounds: 1, Duration: time.Second, Servers: ss, Works: ws, ExpDir: t.TempDir(),

@@ -117,11 +117,11 @@ func (c cells) med(workload, id string, m metric) float64 {
 	return median(xs)
 }
 
-// ratio is the median over rounds of subject's m divided by ref's, in the
+// ratio is the median over rounds of subj's m divided by ref's, in the
 // same round; n is the number of rounds with both.
-func (c cells) ratio(workload, ref string, m metric) (float64, int) {
+func (c cells) ratio(workload, subj, ref string, m metric) (float64, int) {
 	var xs []float64
-	for round, a := range c[workload][subject] {
+	for round, a := range c[workload][subj] {
 		b, ok := c[workload][ref][round]
 		if ok && m(b) > 0 {
 			xs = append(xs, m(a)/m(b))

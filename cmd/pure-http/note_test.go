@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,6 +57,45 @@ func TestNote_Golden(t *testing.T) {
 			t.Errorf("note has no line with %q", want[0])
 		}
 	}
+}
+
+// TestNote_Before: records of pure-serve-before add a column with its
+// ratios to the targets table, computed like pure-serve's.
+func TestNote_Before(t *testing.T) {
+	f, err := os.Open("testdata/runs.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := ReadRecords(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
+		if r.ID == subject {
+			r.ID, r.OKPerServerCPU = beforeID, r.OKPerServerCPU/2
+			recs = append(recs, r)
+		}
+	}
+	note := renderNote(recs)
+	for line := range strings.Lines(note) {
+		if strings.HasPrefix(line, "| small GETs: 1.7x net/http") {
+			// pure-serve's ratio, then pure-serve-before's: half of it
+			// (each rounded to two places, so within 0.006).
+			var cols []string
+			for _, f := range strings.Split(line, "|") {
+				cols = append(cols, strings.TrimSpace(f))
+			}
+			var after, before float64
+			_, err1 := fmt.Sscanf(cols[5], "%fx", &after)
+			_, err2 := fmt.Sscanf(cols[6], "%fx", &before)
+			if err1 != nil || err2 != nil || cols[7] != ">= 1.7x" || math.Abs(before-after/2) > 0.006 {
+				t.Errorf("target line %q: want pure-serve's ratio, then before's (half of it), then the need", strings.TrimSpace(line))
+			}
+			return
+		}
+	}
+	t.Errorf("no small GETs target line in:\n%s", note)
 }
 
 func TestNote_RefusesBadInput(t *testing.T) {

@@ -15,12 +15,17 @@ type serverSpec struct {
 	Writes  bool // runs the durable write workloads
 	Static  bool // serves only the static documents (nginx)
 	Default bool // in the default selection
+	Before  bool // pure-serve built from before=REV: only with before=
 }
+
+// beforeID is the server built from before=REV.
+const beforeID = "pure-serve-before"
 
 // servers are every server the harness knows, in the order of the first
 // round.
 var servers = []serverSpec{
 	{ID: "pure-serve", Server: "pure-serve", Mode: "durable", Reads: true, Writes: true, Default: true},
+	{ID: beforeID, Server: "pure-serve", Mode: "durable", Reads: true, Writes: true, Before: true},
 	{ID: "pure-serve-ram", Server: "pure-serve", Mode: "ram", Reads: true},
 	{ID: "nethttp-memory", Server: "nethttp", Mode: "memory", Reads: true, Default: true},
 	{ID: "fasthttp-memory", Server: "fasthttp", Mode: "memory", Reads: true, Default: true},
@@ -78,19 +83,35 @@ func names[T any](xs []T, name func(T) string) string {
 }
 
 // pickServers parses servers=... (comma-separated IDs; empty: the
-// defaults; "all": every server).
-func pickServers(list string) ([]serverSpec, error) {
+// defaults; "all": every server but pure-serve-before). With before
+// (before=REV given), pure-serve-before runs too, right after pure-serve.
+func pickServers(list string, before bool) ([]serverSpec, error) {
+	out, err := pickList(list)
+	if err != nil {
+		return nil, err
+	}
+	has := slices.ContainsFunc(out, func(s serverSpec) bool { return s.Before })
+	switch {
+	case has && !before:
+		return nil, fmt.Errorf("servers: %s is pure-serve built from another commit: pass before=REV to build it", beforeID)
+	case before && !has:
+		i := slices.IndexFunc(out, func(s serverSpec) bool { return s.ID == subject }) + 1
+		b := servers[slices.IndexFunc(servers, func(s serverSpec) bool { return s.Before })]
+		out = slices.Insert(out, i, b)
+	}
+	return out, nil
+}
+
+func pickList(list string) ([]serverSpec, error) {
 	var out []serverSpec
 	switch list {
-	case "":
+	case "", "all":
 		for _, s := range servers {
-			if s.Default {
+			if !s.Before && (s.Default || list == "all") {
 				out = append(out, s)
 			}
 		}
 		return out, nil
-	case "all":
-		return slices.Clone(servers), nil
 	}
 	for _, id := range strings.Split(list, ",") {
 		id = strings.TrimSpace(id)

@@ -81,10 +81,23 @@ func shortCommit(c string) string {
 }
 
 func renderTargets(b *strings.Builder, c cells) {
-	b.WriteString("\n## Targets\n\nThe issue's targets for pure-serve. Each ratio is the median over rounds of pure-serve's figure divided by the reference's in the same round. Writes are judged on 2xx/s (the device's syncs bound them), reads on 2xx per server CPU-second.\n\n")
+	b.WriteString("\n## Targets\n\nThe issue's targets for pure-serve. Each ratio is the median over rounds of pure-serve's figure divided by the reference's in the same round. Writes are judged on 2xx/s (the device's syncs bound them), reads on 2xx per server CPU-second.")
+	before := false
+	for _, ids := range c {
+		before = before || len(ids[beforeID]) > 0
+	}
+	head := []string{"target", "workload", "against", "measure", "ratio", "need", "rounds", "verdict"}
+	right := []bool{false, false, false, false, true, true, true, false}
+	if before {
+		b.WriteString(" The column before is the same ratio for " + beforeID + " (pure-serve built from before=REV, run in the same rounds), so each target's change is measured in one run.")
+		head = slices.Insert(head, 5, "before")
+		right = slices.Insert(right, 5, true)
+	}
+	b.WriteString("\n\n")
 	var rows [][]string
 	for _, t := range targets {
-		r, n := c.ratio(t.workload, t.ref, metricNames[t.metric])
+		m := metricNames[t.metric]
+		r, n := c.ratio(t.workload, subject, t.ref, m)
 		verdict := "no data"
 		need := fmt.Sprintf(">= %gx", t.need)
 		if t.atMost {
@@ -96,10 +109,14 @@ func renderTargets(b *strings.Builder, c cells) {
 				verdict = "met"
 			}
 		}
-		rows = append(rows, []string{t.what, t.workload, t.ref, t.metric, num(r, "%.2fx"), need, fmt.Sprint(n), verdict})
+		row := []string{t.what, t.workload, t.ref, t.metric, num(r, "%.2fx"), need, fmt.Sprint(n), verdict}
+		if before {
+			rb, _ := c.ratio(t.workload, beforeID, t.ref, m)
+			row = slices.Insert(row, 5, num(rb, "%.2fx"))
+		}
+		rows = append(rows, row)
 	}
-	mdTable(b, []string{"target", "workload", "against", "measure", "ratio", "need", "rounds", "verdict"}, rows,
-		[]bool{false, false, false, false, true, true, true, false})
+	mdTable(b, head, rows, right)
 }
 
 func renderProbes(b *strings.Builder, recs []Record) {

@@ -34,15 +34,17 @@ type options struct {
 	Repo      string // the checkout the binaries are built from
 	ServerCPU string // taskset CPU list of the servers ("" = not pinned)
 	LoadCPU   string // taskset CPU list of pure-load
+	Before    string // a commit to build pure-serve-before from ("" = none)
 	Log       io.Writer
 
-	bins   binaries
-	commit string
-	host   string
+	bins         binaries
+	commit       string
+	beforeCommit string
+	host         string
 }
 
 // binaries are the built programs.
-type binaries struct{ serve, baseline, load, nginx string }
+type binaries struct{ serve, serveBefore, baseline, load, nginx string }
 
 // build compiles the programs the series needs from o.Repo into dir.
 func build(ctx context.Context, o *options, dir string) error {
@@ -68,6 +70,11 @@ func build(ctx context.Context, o *options, dir string) error {
 			return fmt.Errorf("go build ./cmd/%s in %s: %v\n%s", name, o.Repo, err, out)
 		}
 	}
+	if o.Before != "" {
+		if err := buildBefore(ctx, o, dir); err != nil {
+			return err
+		}
+	}
 	o.host = hostInfo()
 	out, err := exec.CommandContext(ctx, "git", "-C", o.Repo, "rev-parse", "HEAD").Output()
 	if err == nil {
@@ -75,6 +82,28 @@ func build(ctx context.Context, o *options, dir string) error {
 		if st, _ := exec.CommandContext(ctx, "git", "-C", o.Repo, "status", "--porcelain", "--untracked-files=no").Output(); len(bytes.TrimSpace(st)) > 0 {
 			o.commit += "+dirty"
 		}
+	}
+	return nil
+}
+
+// buildBefore builds pure-serve from commit o.Before into dir, through a
+// temporary git worktree of o.Repo.
+func buildBefore(ctx context.Context, o *options, dir string) error {
+	out, err := exec.CommandContext(ctx, "git", "-C", o.Repo, "rev-parse", "--verify", o.Before+"^{commit}").Output()
+	if err != nil {
+		return fmt.Errorf("before=%s: not a commit of %s (%v)", o.Before, o.Repo, err)
+	}
+	o.beforeCommit = strings.TrimSpace(string(out))
+	src := filepath.Join(dir, "before-src")
+	if out, err := exec.CommandContext(ctx, "git", "-C", o.Repo, "worktree", "add", "--detach", src, o.beforeCommit).CombinedOutput(); err != nil {
+		return fmt.Errorf("before=%s: git worktree add: %v\n%s", o.Before, err, out)
+	}
+	defer exec.Command("git", "-C", o.Repo, "worktree", "remove", "--force", src).Run()
+	o.bins.serveBefore = filepath.Join(dir, beforeID)
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", o.bins.serveBefore, "./cmd/pure-serve")
+	cmd.Dir = src
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("before=%s: go build ./cmd/pure-serve: %v\n%s", o.Before, err, out)
 	}
 	return nil
 }
@@ -136,12 +165,16 @@ func series(ctx context.Context, o *options) (ran, failed int, err error) {
 }
 
 func newRecord(o *options, st step) Record {
+	commit := o.commit
+	if st.Server.Before {
+		commit = o.beforeCommit
+	}
 	return Record{
 		Schema: recordSchema, Server: st.Server.Server, Mode: st.Server.Mode, ID: st.Server.ID,
 		Workload: st.Work.Name, Load: st.Work.Load, Connections: st.Work.Conns,
 		Pipeline: st.Work.Pipeline, KeepAlive: !st.Work.Close, DurationS: o.Duration.Seconds(),
 		Round: st.Round, Order: st.Order, CPUServer: o.ServerCPU, CPULoad: o.LoadCPU,
-		Commit: o.commit, Go: runtime.Version(), Host: o.host, LoadAvg1: loadAvg1(),
+		Commit: commit, Go: runtime.Version(), Host: o.host, LoadAvg1: loadAvg1(),
 	}
 }
 

@@ -67,7 +67,11 @@ func startServer(ctx context.Context, o *options, spec serverSpec, dir string) (
 	var argv []string
 	switch spec.Server {
 	case "pure-serve":
-		argv = []string{o.bins.serve, "--addr", "127.0.0.1:0"}
+		bin := o.bins.serve
+		if spec.Before {
+			bin = o.bins.serveBefore
+		}
+		argv = []string{bin, "--addr", "127.0.0.1:0"}
 		if spec.Mode == "ram" {
 			argv = append(argv, "--ram")
 		} else {
