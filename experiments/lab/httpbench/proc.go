@@ -1,4 +1,4 @@
-package main
+package httpbench
 
 import (
 	"bytes"
@@ -14,10 +14,11 @@ import (
 // constant to user space whatever its internal HZ).
 const clockTicks = 100
 
-// procCPU returns the user plus system CPU time, in seconds, that process
+// ProcCPU returns the user plus system CPU time, in seconds, that process
 // pid has used so far with all its threads (the thread group's totals in
-// /proc/PID/stat, fields 14 and 15).
-func procCPU(pid int) (float64, error) {
+// /proc/PID/stat, fields 14 and 15). Its resolution is a clock tick, 10 ms:
+// CPUClock is finer.
+func ProcCPU(pid int) (float64, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
 		return 0, fmt.Errorf("server CPU: %w", err)
@@ -41,9 +42,9 @@ func procCPU(pid int) (float64, error) {
 	return float64(ut+st) / clockTicks, nil
 }
 
-// procStatusKiB returns a "kB" field of /proc/PID/status, such as VmHWM
-// (the peak resident set size) or VmRSS.
-func procStatusKiB(pid int, field string) (int64, error) {
+// StatusKiB returns a "kB" field of /proc/PID/status, such as VmHWM (the
+// peak resident set size) or VmRSS.
+func StatusKiB(pid int, field string) (int64, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0, fmt.Errorf("server memory: %w", err)
@@ -63,19 +64,19 @@ func procStatusKiB(pid int, field string) (int64, error) {
 	return 0, fmt.Errorf("server memory: /proc/%d/status has no %s line", pid, field)
 }
 
-// resetPeakRSS makes VmHWM start again from the current RSS (writing 5 to
+// ResetPeakRSS makes VmHWM start again from the current RSS (writing 5 to
 // /proc/PID/clear_refs, Linux 4.0 and later), so that a peak read later
 // belongs to what ran since.
-func resetPeakRSS(pid int) error {
+func ResetPeakRSS(pid int) error {
 	if err := os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", pid), []byte("5"), 0); err != nil {
 		return fmt.Errorf("reset peak RSS: %w", err)
 	}
 	return nil
 }
 
-// procChildren returns the children of pid (all threads' children, from
+// Children returns the children of pid (all threads' children, from
 // /proc/PID/task/*/children); nginx's workers are its master's children.
-func procChildren(pid int) ([]int, error) {
+func Children(pid int) ([]int, error) {
 	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
 	if err != nil {
 		return nil, fmt.Errorf("children of %d: %w", pid, err)
@@ -97,8 +98,8 @@ func procChildren(pid int) ([]int, error) {
 	return kids, nil
 }
 
-// loadAvg1 returns the 1-minute load average, or nil if unknown.
-func loadAvg1() *float64 {
+// LoadAvg1 returns the 1-minute load average, or nil if unknown.
+func LoadAvg1() *float64 {
 	b, err := os.ReadFile("/proc/loadavg")
 	if err != nil {
 		return nil
@@ -114,9 +115,9 @@ func loadAvg1() *float64 {
 	return &v
 }
 
-// hostInfo describes the machine: its CPU model (the first "model name"
+// HostInfo describes the machine: its CPU model (the first "model name"
 // of /proc/cpuinfo, or unknown), the CPUs online and the kernel release.
-func hostInfo() string {
+func HostInfo() string {
 	model := "unknown CPU"
 	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
 		for line := range strings.Lines(string(b)) {

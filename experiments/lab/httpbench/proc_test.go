@@ -1,4 +1,4 @@
-package main
+package httpbench
 
 import (
 	"os"
@@ -14,7 +14,7 @@ import (
 
 func TestProcCPU_Self_Grows(t *testing.T) {
 	pid := os.Getpid()
-	before, err := procCPU(pid)
+	before, err := ProcCPU(pid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,12 +23,12 @@ func TestProcCPU_Self_Grows(t *testing.T) {
 	for x := 0; cpuNow()-ru0 < 0.1; x++ {
 		runtime.Gosched()
 	}
-	after, err := procCPU(pid)
+	after, err := ProcCPU(pid)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if after-before < 0.05 {
-		t.Errorf("procCPU grew by %.3f s over a 0.1 s busy loop (before %.2f, after %.2f)", after-before, before, after)
+		t.Errorf("ProcCPU grew by %.3f s over a 0.1 s busy loop (before %.2f, after %.2f)", after-before, before, after)
 	}
 }
 
@@ -41,18 +41,18 @@ func cpuNow() float64 {
 
 func TestProcStatusKiB_Self(t *testing.T) {
 	pid := os.Getpid()
-	rss, err := procStatusKiB(pid, "VmRSS")
+	rss, err := StatusKiB(pid, "VmRSS")
 	if err != nil {
 		t.Fatal(err)
 	}
-	hwm, err := procStatusKiB(pid, "VmHWM") // read after: the peak only grows
+	hwm, err := StatusKiB(pid, "VmHWM") // read after: the peak only grows
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rss <= 0 || hwm < rss {
 		t.Errorf("VmRSS %d kB, then VmHWM %d kB: want a positive RSS and a peak at least as high", rss, hwm)
 	}
-	if _, err := procStatusKiB(pid, "VmNothing"); err == nil {
+	if _, err := StatusKiB(pid, "VmNothing"); err == nil {
 		t.Errorf("a missing field gave no error")
 	}
 }
@@ -65,7 +65,7 @@ func TestResetPeakRSS_Self(t *testing.T) {
 	for i := 0; i < len(b); i += 4096 {
 		b[i] = 1
 	}
-	high, err := procStatusKiB(pid, "VmHWM")
+	high, err := StatusKiB(pid, "VmHWM")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,10 +73,10 @@ func TestResetPeakRSS_Self(t *testing.T) {
 	b = nil
 	runtime.GC()
 	debug.FreeOSMemory()
-	if err := resetPeakRSS(pid); err != nil {
+	if err := ResetPeakRSS(pid); err != nil {
 		t.Fatalf("%v (needs Linux 4.0 and owning the process)", err)
 	}
-	low, err := procStatusKiB(pid, "VmHWM")
+	low, err := StatusKiB(pid, "VmHWM")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestProcChildren_Self(t *testing.T) {
 	var kids []int
 	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		var err error
-		if kids, err = procChildren(os.Getpid()); err != nil {
+		if kids, err = Children(os.Getpid()); err != nil {
 			t.Fatal(err)
 		}
 		if slices.Contains(kids, cmd.Process.Pid) {
@@ -105,10 +105,44 @@ func TestProcChildren_Self(t *testing.T) {
 }
 
 func TestHostInfo_LoadAvg(t *testing.T) {
-	if la := loadAvg1(); la == nil || *la < 0 {
-		t.Errorf("loadAvg1() = %v, want a load average >= 0 from /proc/loadavg", la)
+	if la := LoadAvg1(); la == nil || *la < 0 {
+		t.Errorf("LoadAvg1() = %v, want a load average >= 0 from /proc/loadavg", la)
 	}
-	if h := hostInfo(); !strings.Contains(h, "CPUs, Linux ") {
-		t.Errorf("hostInfo() = %q, want \"MODEL, N CPUs, Linux RELEASE\"", h)
+	if h := HostInfo(); !strings.Contains(h, "CPUs, Linux ") {
+		t.Errorf("HostInfo() = %q, want \"MODEL, N CPUs, Linux RELEASE\"", h)
+	}
+}
+
+// TestCPUClock_Child_Grows reads a busy child's CPU time from outside it,
+// twice, and checks it grew by about the CPU it burnt, to better than a
+// clock tick.
+func TestCPUClock_Child_Grows(t *testing.T) {
+	cmd := exec.Command("sh", "-c", "while :; do :; done")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	first, err := CPUClock(cmd.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond)
+	second, err := CPUClock(cmd.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second <= first || (second-first)%(10*time.Millisecond) == 0 {
+		t.Errorf("CPU clock %v then %v: want it to grow, in finer steps than 10 ms ticks", first, second)
+	}
+	ticks, err := ProcCPU(cmd.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := ticks - second.Seconds(); d > 0.05 || d < -0.25 {
+		t.Errorf("/proc says %.2f s, the CPU clock %.3f s: want them within a few ticks", ticks, second.Seconds())
+	}
+	// 2^22 is the largest pid_max Linux allows.
+	if _, err := CPUClock(1<<22 + 1); err == nil {
+		t.Errorf("the CPU clock of a process that does not exist gave no error")
 	}
 }
