@@ -115,6 +115,11 @@ func Launch(cmd *exec.Cmd) (*Server, error) {
 }
 
 func (s *Server) start() error {
+	if s.Cmd.WaitDelay == 0 {
+		// A child that outlives the server and holds its stderr must not
+		// hold up Wait.
+		s.Cmd.WaitDelay = time.Second
+	}
 	if err := s.Cmd.Start(); err != nil {
 		return fmt.Errorf("start %s: %w", s.Cmd.Path, err)
 	}
