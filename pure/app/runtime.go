@@ -20,6 +20,12 @@ type Options struct {
 	// then applies what it collected. A negative Gather disables
 	// collecting: every batch is what was queued when the owner looked.
 	Gather time.Duration
+	// Budget, if positive, is the execution budget of every turn: the
+	// rows it may read and write (each record a Get, a Put or a Delete
+	// touches, each record a scan visits). A turn that goes over is
+	// stopped and refused with 422, its changes undone. Zero: no budget,
+	// and no counting.
+	Budget int64
 }
 
 // Stats are a Runtime's counters since Start.
@@ -38,10 +44,11 @@ type Stats struct {
 // Concurrency: Submit, Stats and Close are safe for concurrent use; the
 // table is touched only by the owner.
 type Runtime struct {
-	st   *store.Store
-	app  *compiled
-	opts Options
-	tb   *table
+	st     *store.Store
+	app    *compiled
+	opts   Options
+	tables []*table // the app's tables, App.Table first
+	log    []undo   // every table's changes since the last save
 
 	mu      sync.Mutex
 	queue   []*Call
@@ -53,7 +60,7 @@ type Runtime struct {
 	// The owner's own.
 	batch []*Call
 	turn  Turn
-	seen  map[string]bool
+	seen  map[undoKey]bool
 	kbuf  []byte
 	vbuf  []byte
 
@@ -76,20 +83,33 @@ func Start(st *store.Store, a App, opts Options) (*Runtime, error) {
 		opts.Gather = time.Millisecond
 	}
 	r := &Runtime{
-		st: st, app: c, opts: opts, tb: newTable(a.Name, a.Table),
+		st: st, app: c, opts: opts,
 		wake: make(chan struct{}, 1), stopped: make(chan struct{}),
-		seen: map[string]bool{},
+		seen: map[undoKey]bool{},
 	}
 	sn, err := st.Snapshot()
 	if err != nil {
-		return nil, fmt.Errorf("app %q: loading the table: %w", a.Name, err)
+		return nil, fmt.Errorf("app %q: loading the tables: %w", a.Name, err)
 	}
-	err = r.tb.load(sn)
+	for _, t := range c.tables {
+		tb := newTable(a.Name, t, &r.log)
+		if err = tb.load(sn); err != nil {
+			break
+		}
+		r.tables = append(r.tables, tb)
+	}
 	sn.Release()
 	if err != nil {
-		return nil, fmt.Errorf("app %q: loading the table: %w", a.Name, err)
+		return nil, fmt.Errorf("app %q: loading the tables: %w", a.Name, err)
 	}
-	r.turn.tb = r.tb
+	for _, tb := range r.tables {
+		tab := Tab{t: &r.turn, tb: tb}
+		for _, ix := range tb.idx {
+			tab.ix = append(tab.ix, Index{t: &r.turn, ix: ix})
+		}
+		r.turn.tabs = append(r.turn.tabs, tab)
+	}
+	r.turn.budget = opts.Budget
 	go r.own()
 	return r, nil
 }
