@@ -58,4 +58,3 @@ func TestBudget_OverBudgetChangesNothing(t *testing.T) {
 		t.Errorf("moves %s in the store, want %s", got, movesBefore)
 	}
 }
-

@@ -57,7 +57,10 @@ type Runtime struct {
 	stopped chan struct{} // closed when the owner returns
 	arrived atomic.Uint64 // calls queued since Start
 
+	local bool // from StartLocal: no owner; the caller runs calls with Do
+
 	// The owner's own.
+	one   [1]*Call // Do's batch
 	batch []*Call
 	turn  Turn
 	seen  map[undoKey]bool
@@ -72,6 +75,16 @@ type Runtime struct {
 // touched, so documents and other apps may share the store. Close the
 // Runtime before closing st.
 func Start(st *store.Store, a App, opts Options) (*Runtime, error) {
+	r, err := load(st, a, opts)
+	if err != nil {
+		return nil, err
+	}
+	go r.own()
+	return r, nil
+}
+
+// load compiles a and loads its tables: a Runtime without its owner.
+func load(st *store.Store, a App, opts Options) (*Runtime, error) {
 	c, err := compile(a)
 	if err != nil {
 		return nil, fmt.Errorf("app: bad declaration: %w", err)
@@ -110,7 +123,6 @@ func Start(st *store.Store, a App, opts Options) (*Runtime, error) {
 		r.turn.tabs = append(r.turn.tabs, tab)
 	}
 	r.turn.budget = opts.Budget
-	go r.own()
 	return r, nil
 }
 
@@ -119,6 +131,31 @@ func Start(st *store.Store, a App, opts Options) (*Runtime, error) {
 // answered at once; others are queued for the owner. Either way the caller
 // then calls c.Wait and reads the answer.
 func (r *Runtime) Submit(c *Call) {
+	if r.local {
+		panic("app: Submit on a Runtime from StartLocal; use Do")
+	}
+	if !r.resolve(c) {
+		return
+	}
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		c.fail(503, "the app is shutting down; retry once the server is back")
+		c.answer()
+		return
+	}
+	r.queue = append(r.queue, c)
+	r.arrived.Add(1)
+	r.mu.Unlock()
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+}
+
+// resolve finds c's endpoint and parses c, answering it at once (and
+// returning false) if it is bad.
+func (r *Runtime) resolve(c *Call) bool {
 	if c.done == nil {
 		c.done = make(chan struct{}, 1)
 	}
@@ -138,28 +175,15 @@ func (r *Runtime) Submit(c *Call) {
 	}
 	if ep == nil {
 		c.answer()
-		return
+		return false
 	}
 	if msg := c.parse(ep); msg != "" {
 		c.fail(400, msg)
 		c.answer()
-		return
+		return false
 	}
 	c.ep = ep
-	r.mu.Lock()
-	if r.closed {
-		r.mu.Unlock()
-		c.fail(503, "the app is shutting down; retry once the server is back")
-		c.answer()
-		return
-	}
-	r.queue = append(r.queue, c)
-	r.arrived.Add(1)
-	r.mu.Unlock()
-	select {
-	case r.wake <- struct{}{}:
-	default:
-	}
+	return true
 }
 
 // Stats returns the runtime's counters.
@@ -181,6 +205,9 @@ func (r *Runtime) Close() error {
 	}
 	r.closed = true
 	r.mu.Unlock()
+	if r.local {
+		return nil
+	}
 	select {
 	case r.wake <- struct{}{}:
 	default:

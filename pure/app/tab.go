@@ -41,6 +41,15 @@ func (tb *Tab) Get(key string) (Record, bool) {
 	return tb.tb.get(key)
 }
 
+// GetBytes is Get with the key as bytes, which it does not keep: a
+// lookup by a key built in a scratch buffer, without allocating.
+func (tb *Tab) GetBytes(key []byte) (Record, bool) {
+	if tb.t.metered() {
+		tb.t.charge(1)
+	}
+	return tb.tb.get(tmpString(key))
+}
+
 // New returns an empty record with key (every column zero), to fill and
 // Put.
 func (tb *Tab) New(key string) Record { return tb.tb.newRecord(key) }
