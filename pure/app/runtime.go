@@ -35,6 +35,12 @@ type Stats struct {
 	Failed  uint64 // saves whose commit failed
 	Inputs  uint64 // input calls applied by the owner
 	Views   uint64 // view calls answered by the owner
+	// Busy is the wall time the owner spent applying batches (running
+	// the calls, saving, answering), not waiting for calls or gathering
+	// them: over an interval, its growth divided by the interval is the
+	// owner goroutine's share of a core. In durable mode it includes the
+	// waits for fdatasync. Do (StartLocal) does not count it.
+	Busy time.Duration
 }
 
 // Runtime runs one app: the owner goroutine that holds the app's table in
@@ -68,6 +74,7 @@ type Runtime struct {
 	vbuf  []byte
 
 	batches, saves, failed, inputs, views atomic.Uint64
+	busy                                  atomic.Int64 // nanoseconds
 }
 
 // Start loads the app's table from st and starts its owner goroutine. The
@@ -190,7 +197,7 @@ func (r *Runtime) resolve(c *Call) bool {
 func (r *Runtime) Stats() Stats {
 	return Stats{
 		Batches: r.batches.Load(), Saves: r.saves.Load(), Failed: r.failed.Load(),
-		Inputs: r.inputs.Load(), Views: r.views.Load(),
+		Inputs: r.inputs.Load(), Views: r.views.Load(), Busy: time.Duration(r.busy.Load()),
 	}
 }
 
@@ -237,7 +244,9 @@ func (r *Runtime) own() {
 		taken := r.arrived.Load()
 		r.mu.Unlock()
 		r.batches.Add(1)
+		t0 := time.Now()
 		saved := r.apply(r.batch)
+		r.busy.Add(int64(time.Since(t0)))
 		size := len(r.batch)
 		clear(r.batch)
 		if saved && size > 1 {

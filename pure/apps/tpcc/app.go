@@ -240,7 +240,9 @@ func BadCreditData(c, cd, cw, d, w, amount int64, old string) string {
 }
 
 // HistorySeq is the history key of the payment made at time now (loaded
-// rows have keys below 10^9).
+// rows have keys below 10^9). The key has 18 digits, so now must stay
+// below 10^18 - 10^9; two payments at the same now would share a row, so
+// concurrent drivers give each transaction its own now (tpccload does).
 func HistorySeq(now int64) int64 { return 1_000_000_000 + now }
 
 // orderStatus is the Order-Status transaction (specification 2.6): the

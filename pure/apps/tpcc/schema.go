@@ -27,7 +27,7 @@ var Tables = []TableDef{
 	{Name: "customer", Cols: cols("c_w_id c_d_id c_id c_first:s c_middle:s c_last:s c_street_1:s c_street_2:s c_city:s c_state:s c_zip:s c_phone:s c_since c_credit:s c_credit_lim c_discount c_balance c_ytd_payment c_payment_cnt c_delivery_cnt c_data:s"),
 		Key: []int{0, 1, 2}, Widths: []int{4, 2, 5},
 		Indexes: []app.IndexDef{{Name: "by_last", Columns: []string{"c_w_id", "c_d_id", "c_last", "c_first"}}}},
-	{Name: "history", Cols: cols("h_seq h_c_id h_c_d_id h_c_w_id h_d_id h_w_id h_date h_amount h_data:s"), Key: []int{0}, Widths: []int{10}},
+	{Name: "history", Cols: cols("h_seq h_c_id h_c_d_id h_c_w_id h_d_id h_w_id h_date h_amount h_data:s"), Key: []int{0}, Widths: []int{18}},
 	{Name: "orders", Cols: cols("o_w_id o_d_id o_id o_c_id o_entry_d o_carrier_id o_ol_cnt o_all_local"),
 		Key: []int{0, 1, 2}, Widths: []int{4, 2, 8},
 		Indexes: []app.IndexDef{{Name: "by_customer", Columns: []string{"o_w_id", "o_d_id", "o_c_id", "o_id"}}}},
@@ -69,16 +69,16 @@ func col(table, name string) int {
 
 // Column positions the transactions use.
 var (
-	wTax, wYTD, wName                             = col("warehouse", "w_tax"), col("warehouse", "w_ytd"), col("warehouse", "w_name")
-	dTax, dYTD, dNext, dName                      = col("district", "d_tax"), col("district", "d_ytd"), col("district", "d_next_o_id"), col("district", "d_name")
-	cID, cFirst, cLast, cCredit, cDiscount        = col("customer", "c_id"), col("customer", "c_first"), col("customer", "c_last"), col("customer", "c_credit"), col("customer", "c_discount")
-	cBalance, cYTD, cPayCnt, cDelCnt, cData       = col("customer", "c_balance"), col("customer", "c_ytd_payment"), col("customer", "c_payment_cnt"), col("customer", "c_delivery_cnt"), col("customer", "c_data")
-	oID, oCID, oCarrier, oOLCnt                   = col("orders", "o_id"), col("orders", "o_c_id"), col("orders", "o_carrier_id"), col("orders", "o_ol_cnt")
-	noOID                                         = col("new_order", "no_o_id")
-	olIID, olDelivery, olAmount                   = col("order_line", "ol_i_id"), col("order_line", "ol_delivery_d"), col("order_line", "ol_amount")
-	iPrice                                        = col("item", "i_price")
-	sQty, sDist01, sYTD, sOrderCnt, sRemote       = col("stock", "s_quantity"), col("stock", "s_dist_01"), col("stock", "s_ytd"), col("stock", "s_order_cnt"), col("stock", "s_remote_cnt")
-	hSeq                                          = col("history", "h_seq")
+	wTax, wYTD, wName                       = col("warehouse", "w_tax"), col("warehouse", "w_ytd"), col("warehouse", "w_name")
+	dTax, dYTD, dNext, dName                = col("district", "d_tax"), col("district", "d_ytd"), col("district", "d_next_o_id"), col("district", "d_name")
+	cID, cFirst, cLast, cCredit, cDiscount  = col("customer", "c_id"), col("customer", "c_first"), col("customer", "c_last"), col("customer", "c_credit"), col("customer", "c_discount")
+	cBalance, cYTD, cPayCnt, cDelCnt, cData = col("customer", "c_balance"), col("customer", "c_ytd_payment"), col("customer", "c_payment_cnt"), col("customer", "c_delivery_cnt"), col("customer", "c_data")
+	oID, oCID, oCarrier, oOLCnt             = col("orders", "o_id"), col("orders", "o_c_id"), col("orders", "o_carrier_id"), col("orders", "o_ol_cnt")
+	noOID                                   = col("new_order", "no_o_id")
+	olIID, olDelivery, olAmount             = col("order_line", "ol_i_id"), col("order_line", "ol_delivery_d"), col("order_line", "ol_amount")
+	iPrice                                  = col("item", "i_price")
+	sQty, sDist01, sYTD, sOrderCnt, sRemote = col("stock", "s_quantity"), col("stock", "s_dist_01"), col("stock", "s_ytd"), col("stock", "s_order_cnt"), col("stock", "s_remote_cnt")
+	hSeq                                    = col("history", "h_seq")
 )
 
 // appTable declares a TableDef for the app runtime: the key is the key
