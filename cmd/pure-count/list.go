@@ -8,7 +8,9 @@ import (
 
 	"workbench/perfcount"
 	"workbench/perfcount/workload"
-	_ "workbench/pure/store/storework" // registers the store workloads
+	_ "workbench/pure/apps/bank/bankwork" // registers the bank queries
+	_ "workbench/pure/apps/tpcc/tpccwork" // registers TPC-C
+	_ "workbench/pure/store/storework"    // registers the store workloads
 )
 
 func cmdList(args []string, stdout io.Writer) error {
