@@ -9,7 +9,7 @@ import (
 )
 
 func TestStart_ListeningLine_Stop(t *testing.T) {
-	s, err := Start(context.Background(), exec.Command("sh", "-c", `echo listening 127.0.0.1:4321; echo ready >&2; trap 'exit 0' TERM; while :; do sleep 0.05; done`), 5*time.Second)
+	s, err := Start(context.Background(), exec.Command("sh", "-c", `trap 'exit 0' TERM; echo listening 127.0.0.1:4321; echo ready >&2; while :; do sleep 0.05; done`), 5*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
