@@ -49,6 +49,7 @@ func view(t *testing.T, rt *app.Runtime, name, query string) string {
 // parameters, answers byte for byte what the equivalent SQL answers on
 // SQLite over the same seeded data.
 func TestBank_SameAnswersAsSQLite(t *testing.T) {
+	needCgo(t)
 	rt := startBank(t, bankAccounts)
 	db, err := sqlite.Open(sqlite.Memory, "", "banktest")
 	if err != nil {

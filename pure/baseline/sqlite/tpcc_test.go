@@ -14,6 +14,7 @@ import (
 // and on SQLite, one by one; afterwards both pass consistency conditions
 // 1 to 4.
 func TestTPCC_SameAnswersAsSQLite(t *testing.T) {
+	needCgo(t)
 	const loadSeed, mixSeed = 1, 2
 	st, err := store.OpenRAM(nil)
 	if err != nil {
