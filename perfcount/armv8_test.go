@@ -165,7 +165,10 @@ func TestEventAttr_Armv8(t *testing.T) {
 }
 
 // What a Pi without its PMU node says (the kernel answers ENOENT for a
-// hardware event, as on a VM), and what paranoid 2 says.
+// hardware event, as on a VM), and what a refused configuration says. (The
+// EACCES advice reads this machine's perf_event_paranoid through
+// ThisMachine, which caches: TestOpenError_Messages covers it, here it
+// would cache the fixture for every later test.)
 func TestOpenError_Armv8(t *testing.T) {
 	withSysRoot(t, "testdata/pi5")
 	ev := MustParseEvents("inst_retired")[0]
@@ -174,9 +177,6 @@ func TestOpenError_Armv8(t *testing.T) {
 	}
 	if err := openError(ev, unix.EINVAL); !strings.Contains(err.Error(), "type 8 config 0x8") {
 		t.Errorf("EINVAL: %v, want the type and config the kernel refused", err)
-	}
-	if err := openError(ev, unix.EACCES); !errors.Is(err, ErrPermission) || !strings.Contains(err.Error(), "perf_event_paranoid") {
-		t.Errorf("EACCES: %v, want ErrPermission naming perf_event_paranoid", err)
 	}
 }
 
