@@ -2,10 +2,12 @@ package serve
 
 import (
 	"errors"
+	"io"
 	"net"
 	"os"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 
 	"workbench/pure/app"
@@ -57,10 +59,13 @@ type conn struct {
 	snapBuf    store.Snapshot  // filled by SnapshotInto, so pinning allocates nothing
 	key        []byte          // scratch for store keys
 	names      map[string]string
-	payload    int64 // body bytes held by the batch
-	closeAfter bool  // close the connection once the batch is sent
-	fatal      bool  // because of a refused request: the client may still be sending
-	working    bool  // holds a worker slot
+	payload    int64                 // body bytes held by the batch
+	closeAfter bool                  // close the connection once the batch is sent
+	fatal      bool                  // because of a refused request: the client may still be sending
+	lingers    bool                  // drain what the client still sends before closing (linger)
+	stop       error                 // what ended step's loop; nil when a batch did
+	stepFn     func(fd uintptr) bool // c.step, made once so the loop allocates nothing
+	working    bool                  // holds a worker slot
 }
 
 // answer is one request's answer in a batch: its head (and small body) in
@@ -86,6 +91,7 @@ func newConn(s *Server) *conn {
 		names: make(map[string]string),
 	}
 	c.rbuf = c.small
+	c.stepFn = c.step
 	c.raw.init()
 	return c
 }
@@ -95,7 +101,7 @@ func (c *conn) recycle() {
 	c.nc, c.rawOK = nil, false
 	c.raw.detach()
 	c.r0, c.r1, c.need, c.expect100, c.sent100, c.headStart = 0, 0, 0, false, false, 0
-	c.rdl, c.wdl, c.closeAfter, c.fatal = 0, 0, false, false
+	c.rdl, c.wdl, c.closeAfter, c.fatal, c.lingers, c.stop = 0, 0, false, false, false, nil
 	c.req.reset()
 	if len(c.rbuf) > readSize {
 		c.resize(readSize)
@@ -111,45 +117,137 @@ func (c *conn) recycle() {
 // timeout or an error ends it, or the server shuts down.
 func (c *conn) serve() {
 	defer c.s.putConn(c)
-	for {
-		if err := c.read(); err != nil {
-			c.readFailed(err)
-			return
-		}
-		for {
-			more := c.batch()
-			if err := c.flush(); err != nil || c.closeAfter {
-				if err == nil && (c.fatal || c.r0 < c.r1) {
-					c.linger() // the client may still be sending
-				}
-				return
-			}
-			if c.s.closing.Load() {
-				return // in-flight answers are out; the rest is not acknowledged
-			}
-			if !more {
+	var err error
+	if c.rawOK {
+		err = c.serveRaw()
+	} else {
+		for err == nil {
+			if err = c.read(); err == nil && c.answer() {
 				break
 			}
 		}
-		c.compact()
+	}
+	switch {
+	case c.lingers:
+		c.linger() // the client may still be sending
+	case err != nil:
+		c.readFailed(err)
 	}
 }
 
-// read reads more bytes into rbuf, first making room for the request at
-// r0 (growing rbuf for a big head or body) and sending 100 Continue if
-// that request asked for it. It sets the read deadline: the idle timeout
-// with nothing pending or a body pending, the header timeout (from the
-// request's first byte) for a pending head.
+// serveRaw is serve's loop on a raw socket, run inside one RawConn.Read
+// (see step): it returns what ended the connection, nil when a batch did.
+func (c *conn) serveRaw() error {
+	c.stop = nil
+	err := c.raw.loop(c.stepFn)
+	if c.stop != nil {
+		return c.stop
+	}
+	return err
+}
+
+// step is the callback of the connection's one RawConn.Read: it reads,
+// answers and sends, again and again, and returns false to wait for the
+// socket to become readable, true once the connection ends (c.stop says
+// why, nil when a batch ended it).
+//
+// Why inside one RawConn.Read: each RawConn.Read starts by clearing the
+// socket's readiness (the poller's pollReset), so it must try a read before
+// it may wait, and the read after a batch was answered nearly always finds
+// nothing: the client has not had the answers yet. That empty read was a
+// third of a pipelined batch's system calls. Within one RawConn.Read the
+// readiness is never cleared again: each wait consumes the poller's
+// notification of bytes that arrived since the last wait, or parks until
+// bytes arrive. So after a read that left room in rbuf (the socket was
+// drained then), step waits without reading again: bytes that arrive
+// later, even during the batch, bring a new notification. After a read
+// that filled rbuf it reads again at once, since more may be waiting.
+func (c *conn) step(fd uintptr) bool {
+	for {
+		if err := c.readyToRead(); err != nil {
+			c.stop = err
+			return true
+		}
+		space := len(c.rbuf) - c.r1
+		if space == 0 {
+			c.stop = errors.New("serve: no room to read") // makeRoom leaves room: not reached
+			return true
+		}
+		n, errno := c.raw.readFd(fd, c.rbuf[c.r1:])
+		if errno == syscall.EAGAIN {
+			return false // nothing yet: wait for the poller
+		}
+		var rerr error
+		switch {
+		case errno != 0:
+			rerr = errno
+		case n == 0:
+			rerr = io.EOF
+		}
+		if err := c.received(n, rerr); err != nil {
+			c.stop = err
+			return true
+		}
+		if c.answer() {
+			return true
+		}
+		if n < space {
+			// Drained at the read: later bytes notify the poller. Ready
+			// the buffer and the deadline for what is pending first.
+			if err := c.readyToRead(); err != nil {
+				c.stop = err
+				return true
+			}
+			return false
+		}
+	}
+}
+
+// answer answers the complete requests in rbuf, batch by batch, and
+// sends each; it returns true when the connection must end: a send failed,
+// a request asked to close (c.lingers says whether to drain the client
+// first), or the server is shutting down.
+func (c *conn) answer() (end bool) {
+	for {
+		more := c.batch()
+		if err := c.flush(); err != nil || c.closeAfter {
+			c.lingers = err == nil && (c.fatal || c.r0 < c.r1)
+			return true
+		}
+		if c.s.closing.Load() {
+			return true // in-flight answers are out; the rest is not acknowledged
+		}
+		if !more {
+			break
+		}
+	}
+	c.compact()
+	return false
+}
+
+// read reads more bytes into rbuf through nc (when the socket has no raw
+// access; see step for the raw loop).
 func (c *conn) read() error {
+	if err := c.readyToRead(); err != nil {
+		return err
+	}
+	n, err := c.nc.Read(c.rbuf[c.r1:])
+	return c.received(n, err)
+}
+
+// readyToRead prepares the next read: it makes room in rbuf for the
+// request at r0 (growing rbuf for a big head or body) and sends 100
+// Continue if that request asked for it. It sets the read deadline: the
+// idle timeout with nothing pending or a body pending, the header timeout
+// (from the request's first byte) for a pending head.
+func (c *conn) readyToRead() error {
 	if c.r0 == c.r1 {
 		c.headStart = 0
 	}
 	if !c.makeRoom() {
 		c.errorAnswer(nil, &httpError{503, "the request bodies the server holds would exceed its payload budget of " +
 			strconv.FormatInt(c.s.budget, 10) + " bytes; retry later, or raise --payload-budget"}, true)
-		if c.flush() == nil {
-			c.linger()
-		}
+		c.lingers = c.flush() == nil
 		return errBusy
 	}
 	if c.expect100 && !c.sent100 {
@@ -158,8 +256,7 @@ func (c *conn) read() error {
 			return err
 		}
 	}
-	now := c.s.clock.now.Load()
-	dl := now + c.s.idle
+	dl := c.s.clock.now.Load() + c.s.idle
 	if c.r1 > c.r0 && c.need == 0 {
 		dl = c.headStart + c.s.header
 	}
@@ -174,16 +271,16 @@ func (c *conn) read() error {
 	if c.s.closing.Load() {
 		return errShutdown
 	}
-	var n int
-	var err error
-	if c.rawOK {
-		n, err = c.raw.Read(c.rbuf[c.r1:])
-	} else {
-		n, err = c.nc.Read(c.rbuf[c.r1:])
-	}
+	return nil
+}
+
+// received accounts for a read of n bytes into rbuf[r1:], or returns its
+// error. The header timeout of a request counts from the read that brought
+// its first bytes (the clock read then, not before a wait for them).
+func (c *conn) received(n int, err error) error {
 	if n > 0 {
 		if c.r1 == c.r0 {
-			c.headStart = now
+			c.headStart = c.s.clock.now.Load()
 		}
 		c.r1 += n
 		return nil

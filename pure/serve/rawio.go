@@ -3,7 +3,6 @@
 package serve
 
 import (
-	"io"
 	"net"
 	"syscall"
 	"unsafe"
@@ -28,26 +27,25 @@ import (
 // the client side.) The cost: a long copy (a 1 MiB body into the socket
 // buffer) cannot be preempted, and a stop-the-world waits for it to end.
 //
-// The callbacks handed to RawConn are method values made once, so reads
-// and writes allocate nothing. A rawIO belongs to its connection's
+// The callback handed to RawConn.Write is a method value made once, and so
+// is the connection's read loop (conn.step), so reads and writes allocate
+// nothing. A rawIO belongs to its connection's
 // goroutine.
 type rawIO struct {
 	rc    syscall.RawConn
-	p     []byte
-	n     int
 	bufs  [][]byte // what is left to send
 	iov   []unix.Iovec
 	msg   unix.Msghdr
 	errno syscall.Errno
 
-	readFn, writeFn func(fd uintptr) bool
+	writeFn func(fd uintptr) bool
 }
 
 // iovMax is the most iovec entries one sendmsg takes (Linux's UIO_MAXIOV).
 const iovMax = 1024
 
 func (r *rawIO) init() {
-	r.readFn, r.writeFn = r.doRead, r.doWrite
+	r.writeFn = r.doWrite
 	r.iov = make([]unix.Iovec, 0, 32)
 }
 
@@ -68,42 +66,25 @@ func (r *rawIO) attach(nc net.Conn) bool {
 
 // detach forgets the socket and what pointed into buffers.
 func (r *rawIO) detach() {
-	r.rc, r.p, r.bufs = nil, nil, nil
+	r.rc, r.bufs = nil, nil
 	clear(r.iov[:cap(r.iov)])
 }
 
-// Read reads what the socket holds, waiting until it holds something.
-func (r *rawIO) Read(p []byte) (int, error) {
-	if len(p) == 0 {
-		return 0, nil
-	}
-	r.p, r.n, r.errno = p, 0, 0
-	err := r.rc.Read(r.readFn)
-	r.p = nil
-	switch {
-	case err != nil:
-		return 0, err // deadline exceeded, or the connection closed
-	case r.errno != 0:
-		return 0, r.errno
-	case r.n == 0:
-		return 0, io.EOF
-	}
-	return r.n, nil
+// loop runs f as the callback of one RawConn.Read: f is called, and
+// called again each time the socket becomes readable after it returned
+// false, until it returns true (see conn.step). It returns the error that
+// ended the wait: the read deadline, or the connection closed.
+func (r *rawIO) loop(f func(fd uintptr) bool) error {
+	return r.rc.Read(f)
 }
 
-func (r *rawIO) doRead(fd uintptr) bool {
+// readFd reads what socket fd holds into p without blocking: EAGAIN when
+// it holds nothing.
+func (r *rawIO) readFd(fd uintptr, p []byte) (int, syscall.Errno) {
 	for {
-		n, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&r.p[0])), uintptr(len(r.p)))
-		switch e {
-		case 0:
-			r.n = int(n)
-			return true
-		case syscall.EINTR:
-		case syscall.EAGAIN:
-			return false // wait for the poller
-		default:
-			r.errno = e
-			return true
+		n, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+		if e != syscall.EINTR {
+			return int(n), e
 		}
 	}
 }

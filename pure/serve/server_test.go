@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"strings"
 	"sync"
@@ -443,6 +444,36 @@ func TestServer_BigBody_NotKeptByPooledState(t *testing.T) {
 		if r := &cn.req; cap(r.body) > 0 || cap(r.path) > 0 || len(cn.rbuf) > readSize {
 			t.Errorf("pooled state keeps a %d-byte body, a %d-byte path and a %d-byte read buffer",
 				cap(r.body), cap(r.path), len(cn.rbuf))
+		}
+	}
+}
+
+// TestServer_SplitSends_NoLostWakeup: requests whose bytes arrive in two
+// sends, the second while the server may be answering the first part, are
+// all answered. The connection's loop waits without a read after a read
+// that drained the socket (conn.step); a notification lost for bytes that
+// arrived meanwhile would leave a request unanswered until the idle
+// timeout, and the 2 s read deadline here would fail the test.
+func TestServer_SplitSends_NoLostWakeup(t *testing.T) {
+	s := newTestServer(t, Config{})
+	c := dial(t, listen(t, s))
+	if rp := c.put("/docs/a", "x"); rp.status != 200 {
+		t.Fatalf("PUT: %d %q", rp.status, rp.body)
+	}
+	req := strings.Repeat("GET /docs/a HTTP/1.1\r\nHost: t\r\n\r\n", 3)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range 300 {
+		cut := 1 + rng.IntN(len(req)-1)
+		c.send(req[:cut])
+		if i%3 == 0 {
+			time.Sleep(time.Duration(rng.IntN(200)) * time.Microsecond)
+		}
+		c.send(req[cut:])
+		c.nc.SetReadDeadline(time.Now().Add(2 * time.Second))
+		for j := range 3 {
+			if rp := c.reply(); rp.status != 200 || rp.body != "x" {
+				t.Fatalf("round %d (cut at %d), answer %d: %d %q", i, cut, j, rp.status, rp.body)
+			}
 		}
 	}
 }
