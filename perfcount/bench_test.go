@@ -42,6 +42,7 @@ func TestBench_CallgrindOutputReadByBenchfmt(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
+		skipIfValgrindLacksPlatform(t, stderr.String())
 		t.Fatalf("benchmark under callgrind: %v\n%s\n%s", err, stdout.String(), stderr.String())
 	}
 	r := benchfmt.NewReader(strings.NewReader(stdout.String()), "callgrind.txt")

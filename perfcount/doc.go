@@ -17,7 +17,11 @@
 //
 // The hardware path is written for real PMUs on x86-64 and armv8; on the
 // project's own machines (VMs without a PMU) only its error path runs, and
-// its tests assert exactly that.
+// its tests assert exactly that. The armv8 path up to perf_event_open (the
+// PMU's events and raw codes read from sysfs, PMUEvents, the attr built
+// for each) is tested against fixture trees shaped like a Raspberry Pi 5's
+// (Cortex-A76, PMU armv8_cortex_a76) and a Pi 4's (Cortex-A72), written by
+// testdata/make-pi-trees.
 //
 // BackendCallgrind counts executed instructions (callgrind's Ir) by running
 // the program under valgrind --tool=callgrind. A region asks callgrind,

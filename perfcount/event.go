@@ -80,7 +80,7 @@ func GenericEvents() []string {
 //
 //	instructions,cycles:u,task-clock     generic events, :u / :k modifiers
 //	r00c0                                a raw hardware event (hex config)
-//	inst_retired, armv8_pmuv3_0/inst_retired/, cpu/event=0xc0,umask=0/
+//	inst_retired, armv8_cortex_a76/inst_retired/, cpu/event=0xc0,umask=0/
 //	                                     events read from
 //	                                     /sys/bus/event_source/devices/*/events
 //

@@ -62,33 +62,10 @@ func openGroup(events []Event, pid int, mode openMode) (*group, error) {
 		counts: make([]Count, len(events)),
 	}
 	for i, ev := range events {
-		attr := unix.PerfEventAttr{
-			Type:        ev.Type,
-			Config:      ev.Config,
-			Ext1:        ev.Config1,
-			Ext2:        ev.Config2,
-			Read_format: formatTotalTimeEnabled | formatTotalTimeRunning | formatID | formatGroup,
-		}
-		attr.Size = uint32(unsafe.Sizeof(attr))
-		attr.Bits |= unix.PerfBitExcludeHv
-		if ev.ExcludeUser {
-			attr.Bits |= unix.PerfBitExcludeUser
-		}
-		if ev.ExcludeKernel {
-			attr.Bits |= unix.PerfBitExcludeKernel
-		}
+		attr := eventAttr(ev, i == 0, mode)
 		leader := -1
-		if i == 0 {
-			// Members follow the leader: only it starts disabled.
-			attr.Bits |= unix.PerfBitDisabled
-			if mode == modeExec {
-				attr.Bits |= unix.PerfBitEnableOnExec
-			}
-		} else {
+		if i > 0 {
 			leader = g.fds[0]
-		}
-		if mode == modeExec {
-			attr.Bits |= unix.PerfBitInherit
 		}
 		fd, err := unix.PerfEventOpen(&attr, pid, -1, leader, unix.PERF_FLAG_FD_CLOEXEC)
 		if err != nil {
@@ -105,6 +82,40 @@ func openGroup(events []Event, pid int, mode openMode) (*group, error) {
 		g.counts[i] = Count{Event: ev.Name, Source: SourcePerf}
 	}
 	return g, nil
+}
+
+// eventAttr is the perf_event_attr that opens ev as the group's leader or
+// as a member, in mode: the PMU's type and config words as resolved (for an
+// armv8 PMU named in sysfs: its dynamic type and the event number in
+// config), every value read with the group's times, the hypervisor
+// excluded, and :u or :k as exclusions.
+func eventAttr(ev Event, leader bool, mode openMode) unix.PerfEventAttr {
+	attr := unix.PerfEventAttr{
+		Type:        ev.Type,
+		Config:      ev.Config,
+		Ext1:        ev.Config1,
+		Ext2:        ev.Config2,
+		Read_format: formatTotalTimeEnabled | formatTotalTimeRunning | formatID | formatGroup,
+	}
+	attr.Size = uint32(unsafe.Sizeof(attr))
+	attr.Bits |= unix.PerfBitExcludeHv
+	if ev.ExcludeUser {
+		attr.Bits |= unix.PerfBitExcludeUser
+	}
+	if ev.ExcludeKernel {
+		attr.Bits |= unix.PerfBitExcludeKernel
+	}
+	if leader {
+		// Members follow the leader: only it starts disabled.
+		attr.Bits |= unix.PerfBitDisabled
+		if mode == modeExec {
+			attr.Bits |= unix.PerfBitEnableOnExec
+		}
+	}
+	if mode == modeExec {
+		attr.Bits |= unix.PerfBitInherit
+	}
+	return attr
 }
 
 // openError turns a perf_event_open errno into an error that says what to do.

@@ -19,6 +19,61 @@ func devicesDir(root string) string {
 	return filepath.Join(root, "sys/bus/event_source/devices")
 }
 
+// PMUEvent is one named event a PMU lists in
+// /sys/bus/event_source/devices/<pmu>/events, resolved.
+type PMUEvent struct {
+	// PMU is the event source's directory name, such as armv8_cortex_a76.
+	PMU string
+	// Name is the event file's name, such as inst_retired.
+	Name string
+	// Terms is the file's content as the kernel writes it, such as
+	// "event=0x0008": the raw code in the PMU's own terms.
+	Terms string
+	// Event is the event resolved for perf_event_open (Name is spelled
+	// pmu/name/).
+	Event Event
+}
+
+// PMUEvents lists the named events of this machine's PMUs, sorted by PMU
+// and then by name. An event whose terms cannot be resolved is returned
+// with the error of the first such event, beside the others.
+func PMUEvents() ([]PMUEvent, error) { return pmuEvents(sysRoot) }
+
+func pmuEvents(root string) ([]PMUEvent, error) {
+	ents, err := os.ReadDir(devicesDir(root))
+	if err != nil {
+		return nil, fmt.Errorf("listing PMUs: %w", err)
+	}
+	var out []PMUEvent
+	var first error
+	for _, d := range ents { // ReadDir sorts by name
+		dir := filepath.Join(devicesDir(root), d.Name(), "events")
+		evs, err := os.ReadDir(dir)
+		if err != nil {
+			continue // a PMU without named events (software, breakpoint, ...)
+		}
+		for _, ev := range evs {
+			if ev.IsDir() || strings.HasSuffix(ev.Name(), ".scale") || strings.HasSuffix(ev.Name(), ".unit") {
+				continue // x86 PMUs describe some events with .scale and .unit files
+			}
+			b, err := os.ReadFile(filepath.Join(dir, ev.Name()))
+			if err != nil {
+				continue
+			}
+			e, err := sysfsEvent(root, d.Name(), ev.Name())
+			if err != nil {
+				if first == nil {
+					first = err
+				}
+				continue
+			}
+			e.Name = d.Name() + "/" + ev.Name() + "/"
+			out = append(out, PMUEvent{PMU: d.Name(), Name: ev.Name(), Terms: strings.TrimSpace(string(b)), Event: e})
+		}
+	}
+	return out, first
+}
+
 // sysfsLookup finds an event by name in any PMU's events directory. Names
 // are matched case-insensitively; PMUs are searched in sorted order.
 func sysfsLookup(root, name string) (Event, error) {

@@ -8,7 +8,9 @@ import (
 
 	"workbench/perfcount"
 	"workbench/perfcount/workload"
-	_ "workbench/pure/store/storework" // registers the store workloads
+	_ "workbench/pure/apps/bank/bankwork" // registers the bank queries
+	_ "workbench/pure/apps/tpcc/tpccwork" // registers TPC-C
+	_ "workbench/pure/store/storework"    // registers the store workloads
 )
 
 func cmdList(args []string, stdout io.Writer) error {
@@ -42,6 +44,19 @@ func cmdEvents(args []string, stdout io.Writer) error {
 	_, verr := exec.LookPath("valgrind")
 	for _, n := range names {
 		fmt.Fprintf(stdout, "%-*s  %s\n", width, n, countableHere(n, verr == nil))
+	}
+	// The named events this machine's PMUs list (on a Raspberry Pi 5:
+	// armv8_cortex_a76/inst_retired/ and 40 more), with their raw codes.
+	pmu, err := perfcount.PMUEvents()
+	for _, e := range pmu {
+		mark := "[not countable here]"
+		if perfCounts([]perfcount.Event{e.Event}) {
+			mark = "[countable here: perf]"
+		}
+		fmt.Fprintf(stdout, "%-*s  %s  %s\n", width, e.Event.Name, e.Terms, mark)
+	}
+	if err != nil {
+		return fmt.Errorf("events: reading the PMUs' named events: %w", err)
 	}
 	return nil
 }

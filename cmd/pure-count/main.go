@@ -59,13 +59,14 @@ const usage = `usage:
   pure-count list
       the registered workloads, one a line
   pure-count events
-      the generic event names, each marked with what can count it on this
-      machine (named PMU events come from /sys/bus/event_source/devices/*/events)
+      the generic event names, then the named events of this machine's PMUs
+      (from /sys/bus/event_source/devices/*/events, with their raw codes),
+      each marked with what can count it on this machine
   pure-count profile IN.callgrind OUT.pb.gz
       convert a callgrind output file into a pprof profile
 
 EVENTS is a comma-separated list as perf spells it: instructions, cycles:u,
-task-clock, r00c0, inst_retired, armv8_pmuv3_0/inst_retired/, ...
+task-clock, r00c0, inst_retired, armv8_cortex_a76/inst_retired/, ...
 Without a PMU (most VMs), hardware events cannot be counted: use
 --backend callgrind, which counts instructions (Ir) by simulation.
 `

@@ -38,8 +38,10 @@
 //	main.go      main, run, the key=value options, the experiment's name
 //	plan.go      servers, workloads, and the rotated plan of runs
 //	runner.go    build, the series, one run, pure-load
-//	server.go    starting, measuring and stopping a server (and nginx)
-//	proc.go      /proc readers: CPU time, VmHWM, children
+//	server.go    starting, measuring and stopping a server (and nginx), on
+//	             workbench/experiments/lab/httpbench (shared with the pairs
+//	             runner's HTTP workloads: the server process, /proc readers,
+//	             pure-load)
 //	record.go    Record, the JSON line, and its reader
 //	note.go      the note's data: targets, medians, ratios, tables
 //	render.go    the note's text

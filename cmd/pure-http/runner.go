@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"workbench/experiments/lab/httpbench"
 	"workbench/experiments/lab/kvbench"
 	"workbench/pure/baseline/nginx"
 	"workbench/pure/load"
@@ -75,7 +76,7 @@ func build(ctx context.Context, o *options, dir string) error {
 			return err
 		}
 	}
-	o.host = hostInfo()
+	o.host = httpbench.HostInfo()
 	out, err := exec.CommandContext(ctx, "git", "-C", o.Repo, "rev-parse", "HEAD").Output()
 	if err == nil {
 		o.commit = strings.TrimSpace(string(out))
@@ -174,7 +175,7 @@ func newRecord(o *options, st step) Record {
 		Workload: st.Work.Name, Load: st.Work.Load, Connections: st.Work.Conns,
 		Pipeline: st.Work.Pipeline, KeepAlive: !st.Work.Close, DurationS: o.Duration.Seconds(),
 		Round: st.Round, Order: st.Order, CPUServer: o.ServerCPU, CPULoad: o.LoadCPU,
-		Commit: commit, Go: runtime.Version(), Host: o.host, LoadAvg1: loadAvg1(),
+		Commit: commit, Go: runtime.Version(), Host: o.host, LoadAvg1: httpbench.LoadAvg1(),
 	}
 }
 
@@ -197,13 +198,8 @@ func runOne(ctx context.Context, o *options, st step, rec *Record) (err error) {
 	}()
 	url := "http://" + srv.addr
 	// 1. Prepare the store (not measured): documents, or a scoreboard.
-	if st.Work.Docs && !st.Server.Static {
-		if err := prepare(ctx, o, "seed", "--workload", "seed", url); err != nil {
-			return err
-		}
-	}
-	if st.Work.Scores {
-		if err := prepare(ctx, o, "scores for the views", "--workload", "score", "-c", "16", "-n", "1600", url); err != nil {
+	if !st.Server.Static {
+		if _, err := o.loader().PrepareFor(ctx, url, st.Work.Load); err != nil {
 			return err
 		}
 	}
@@ -241,33 +237,13 @@ func runOne(ctx context.Context, o *options, st step, rec *Record) (err error) {
 	return nil
 }
 
-// prepare runs pure-load to prepare the store; every request must succeed.
-func prepare(ctx context.Context, o *options, what string, args ...string) error {
-	res, err := runLoad(ctx, o, args...)
-	if err != nil {
-		return fmt.Errorf("%s: %w", what, err)
-	}
-	if res.Non2xx > 0 || res.Errors.Total() > 0 {
-		return fmt.Errorf("%s: %d of %d requests failed (%d non-2xx, errors %+v): the server does not keep the contract", what, res.Non2xx+res.Errors.Total(), res.Requests, res.Non2xx, res.Errors)
-	}
-	return nil
+// loader runs pure-load pinned to o.LoadCPU with GOMAXPROCS=1.
+func (o *options) loader() httpbench.Loader {
+	return httpbench.Loader{Path: o.bins.load, CPU: o.LoadCPU}
 }
 
-// runLoad runs pure-load --json pinned to o.LoadCPU with GOMAXPROCS=1 and
-// returns its result; a run that answered nothing is an error.
+// runLoad runs pure-load --json and returns its result; a run that
+// answered nothing is an error.
 func runLoad(ctx context.Context, o *options, args ...string) (load.Result, error) {
-	argv := pinned(o.LoadCPU, append([]string{o.bins.load, "--json"}, args...)...)
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Env = append(os.Environ(), "GOMAXPROCS=1")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	var res load.Result
-	if jerr := json.Unmarshal(bytes.TrimSpace(out), &res); jerr != nil || res.Tool != "pure-load" {
-		return res, fmt.Errorf("pure-load %s: %v, output %q (stderr: %s)", strings.Join(args, " "), err, out, strings.TrimSpace(stderr.String()))
-	}
-	if err != nil && res.OK == 0 {
-		return res, fmt.Errorf("pure-load %s: %v (stderr: %s)", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
-	}
-	return res, nil
+	return o.loader().Run(ctx, args...)
 }

@@ -1,21 +1,15 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
-	"sync"
-	"syscall"
 	"time"
 
+	"workbench/experiments/lab/httpbench"
 	"workbench/pure/baseline/nginx"
 )
 
@@ -25,32 +19,9 @@ const startTimeout = 15 * time.Second
 
 // server is a started server process.
 type server struct {
-	spec   serverSpec
-	cmd    *exec.Cmd
-	addr   string
-	stderr *lockedBuffer
-	waited chan error // closed with the exit once the process ends
-}
-
-// lockedBuffer keeps the last bytes a process wrote to stderr.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.b.Len() > 1<<16 {
-		l.b.Next(l.b.Len() - 1<<15)
-	}
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return strings.TrimSpace(l.b.String())
+	*httpbench.Server
+	spec serverSpec
+	addr string
 }
 
 // pinned prefixes argv with taskset on cpu, when cpu is set.
@@ -88,38 +59,11 @@ func startServer(ctx context.Context, o *options, spec serverSpec, dir string) (
 		return nil, fmt.Errorf("no way to start server %q", spec.Server)
 	}
 	argv = pinned(o.ServerCPU, argv...)
-	s := &server{spec: spec, stderr: &lockedBuffer{}, waited: make(chan error, 1)}
-	s.cmd = exec.Command(argv[0], argv[1:]...)
-	s.cmd.Stderr = s.stderr
-	out, err := s.cmd.StdoutPipe()
+	s, err := httpbench.Start(ctx, exec.Command(argv[0], argv[1:]...), startTimeout)
 	if err != nil {
-		return nil, err
-	}
-	if err := s.cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s: %w", spec.ID, err)
 	}
-	go func() { s.waited <- s.cmd.Wait(); close(s.waited) }()
-	lines := make(chan string, 1)
-	go func() {
-		br := bufio.NewReader(out)
-		line, _ := br.ReadString('\n')
-		lines <- line
-		io.Copy(io.Discard, br)
-	}()
-	select {
-	case line := <-lines:
-		addr, ok := strings.CutPrefix(strings.TrimSpace(line), "listening ")
-		if !ok {
-			s.stop()
-			return nil, fmt.Errorf("start %s: first line %q, want \"listening HOST:PORT\" (stderr: %s)", spec.ID, line, s.stderr)
-		}
-		s.addr = addr
-		return s, nil
-	case <-time.After(startTimeout):
-	case <-ctx.Done():
-	}
-	s.stop()
-	return nil, fmt.Errorf("start %s: no \"listening\" line within %s (stderr: %s)", spec.ID, startTimeout, s.stderr)
+	return &server{Server: s, spec: spec, addr: s.Addr}, nil
 }
 
 // startNginx prepares dir as nginx's prefix on a free port and starts it.
@@ -137,27 +81,24 @@ func startNginx(ctx context.Context, o *options, spec serverSpec, dir string) (*
 		return nil, err
 	}
 	argv := pinned(o.ServerCPU, append([]string{o.bins.nginx}, nginx.Args(dir)...)...)
-	s := &server{spec: spec, addr: addr, stderr: &lockedBuffer{}, waited: make(chan error, 1)}
-	s.cmd = exec.Command(argv[0], argv[1:]...)
-	s.cmd.Stderr = s.stderr
-	s.cmd.Stdout = s.stderr
-	if err := s.cmd.Start(); err != nil {
+	hs, err := httpbench.Launch(exec.Command(argv[0], argv[1:]...))
+	if err != nil {
 		return nil, fmt.Errorf("start nginx: %w", err)
 	}
-	go func() { s.waited <- s.cmd.Wait(); close(s.waited) }()
+	s := &server{Server: hs, spec: spec, addr: addr}
 	for deadline := time.Now().Add(startTimeout); ; time.Sleep(20 * time.Millisecond) {
 		c, err := net.Dial("tcp", addr)
 		if err == nil {
 			c.Close()
 			// The worker is forked after the listen: wait for it too.
-			if kids, _ := procChildren(s.cmd.Process.Pid); len(kids) > 0 {
+			if kids, _ := httpbench.Children(s.Pid()); len(kids) > 0 {
 				return s, nil
 			}
 		}
 		if time.Now().After(deadline) || ctx.Err() != nil {
 			s.stop()
 			log, _ := os.ReadFile(filepath.Join(dir, "error.log"))
-			return nil, fmt.Errorf("start nginx: not serving on %s within %s: %v (stderr: %s; error.log: %s)", addr, startTimeout, err, s.stderr, log)
+			return nil, fmt.Errorf("start nginx: not serving on %s within %s: %v (stderr: %s; error.log: %s)", addr, startTimeout, err, s.Stderr(), log)
 		}
 	}
 }
@@ -165,9 +106,9 @@ func startNginx(ctx context.Context, o *options, spec serverSpec, dir string) (*
 // pids returns the processes whose CPU counts: the server, and for nginx
 // its workers too.
 func (s *server) pids() []int {
-	ps := []int{s.cmd.Process.Pid}
+	ps := []int{s.Pid()}
 	if s.spec.Server == "nginx" {
-		kids, _ := procChildren(s.cmd.Process.Pid)
+		kids, _ := httpbench.Children(s.Pid())
 		ps = append(ps, kids...)
 	}
 	return ps
@@ -177,11 +118,11 @@ func (s *server) pids() []int {
 // or the server itself.
 func (s *server) rssPids() []int {
 	if s.spec.Server == "nginx" {
-		if kids, _ := procChildren(s.cmd.Process.Pid); len(kids) > 0 {
+		if kids, _ := httpbench.Children(s.Pid()); len(kids) > 0 {
 			return kids
 		}
 	}
-	return []int{s.cmd.Process.Pid}
+	return []int{s.Pid()}
 }
 
 // cpu returns the server's CPU seconds so far (all threads; nginx: master
@@ -189,7 +130,7 @@ func (s *server) rssPids() []int {
 func (s *server) cpu() (float64, error) {
 	var sum float64
 	for _, p := range s.pids() {
-		c, err := procCPU(p)
+		c, err := httpbench.ProcCPU(p)
 		if err != nil {
 			return 0, err
 		}
@@ -202,7 +143,7 @@ func (s *server) cpu() (float64, error) {
 func (s *server) peakRSS() (int64, error) {
 	var peak int64
 	for _, p := range s.rssPids() {
-		v, err := procStatusKiB(p, "VmHWM")
+		v, err := httpbench.StatusKiB(p, "VmHWM")
 		if err != nil {
 			return 0, err
 		}
@@ -215,7 +156,7 @@ func (s *server) peakRSS() (int64, error) {
 func (s *server) resetPeak() bool {
 	ok := true
 	for _, p := range s.rssPids() {
-		if resetPeakRSS(p) != nil {
+		if httpbench.ResetPeakRSS(p) != nil {
 			ok = false
 		}
 	}
@@ -223,41 +164,13 @@ func (s *server) resetPeak() bool {
 }
 
 // alive returns nil while the server runs, or how it ended.
-func (s *server) alive() error {
-	select {
-	case err, ok := <-s.waited:
-		if !ok {
-			return errors.New("the server has exited")
-		}
-		return fmt.Errorf("the server exited: %v (stderr: %s)", err, s.stderr)
-	default:
-		return nil
-	}
-}
+func (s *server) alive() error { return s.Alive() }
 
 // stop sends SIGTERM and waits up to 10 s, then SIGKILL. An exit other
 // than by SIGTERM's clean stop is returned as an error.
 func (s *server) stop() error {
-	if s.cmd.Process == nil {
-		return nil
+	if err := s.Stop(10 * time.Second); err != nil {
+		return fmt.Errorf("%s %w", s.spec.ID, err)
 	}
-	s.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case err, ok := <-s.waited:
-		if !ok {
-			return nil
-		}
-		var ee *exec.ExitError
-		if errors.As(err, &ee) && ee.Sys().(syscall.WaitStatus).Signaled() && ee.Sys().(syscall.WaitStatus).Signal() == syscall.SIGTERM {
-			return nil // taskset or a server that simply dies on SIGTERM
-		}
-		if err != nil {
-			return fmt.Errorf("%s ended with %v (stderr: %s)", s.spec.ID, err, s.stderr)
-		}
-		return nil
-	case <-time.After(10 * time.Second):
-		s.cmd.Process.Kill()
-		<-s.waited
-		return fmt.Errorf("%s did not stop within 10 s of SIGTERM; killed", s.spec.ID)
-	}
+	return nil
 }

@@ -6,9 +6,11 @@
 //	pure-load -c 64 -d 10s --workload get http://127.0.0.1:8080
 //	pure-load --workload seed http://127.0.0.1:8080
 //	pure-load -c 64 -n 100000 --pipeline 16 --json http://127.0.0.1:8080
+//	pure-load -c 64 -d 10s --workload tpcc --stats http://127.0.0.1:6060/debug/app http://127.0.0.1:8080
 //
 // The library is workbench/pure/load; its doc lists the workloads and the
-// JSON fields.
+// JSON fields. The tpcc workload is TPC-C's terminals (package
+// workbench/pure/apps/tpcc/tpccload), with a JSON line of its own.
 package main
 
 import (
@@ -55,10 +57,15 @@ flags:
   -n COUNT        send this many requests in all instead of running for -d
   --pipeline D    write D requests together, then read their D answers (default 1)
   --close         a new connection per request, with "Connection: close"
-  --workload W    seed, get, big, put, score, total or leaders (default get)
+  --workload W    seed, get, big, put, score, total, leaders or tpcc (default get)
   --prefix PATH   path before document keys (default /docs/)
   --timeout T     limit for a connect and for each batch's answers (default 5s; 0: none)
-  --json          print exactly one JSON line (fields: see go doc workbench/pure/load.Result)
+  --json          print exactly one JSON line (fields: see go doc workbench/pure/load.Result,
+                  for tpcc workbench/pure/apps/tpcc/tpccload.Result)
+  --tpcc-scale S  tpcc: the server's data, full or small (pure-serve --tpcc-scale; default full)
+  --stats URL     tpcc: the server's stats, for CPU per transaction and the owner's share
+                  of a core (pure-serve --pprof ADDR serves http://ADDR/debug/app)
+  --seed N        tpcc: terminal i draws its transactions from seed N+i (default 1000)
   --cpuprofile F  write a CPU profile of the run to F (for go tool pprof)
   -h, --help      print this help
 
@@ -70,6 +77,9 @@ workloads:
   score    POST /inputs/score?points=1 with a name from a fixed set
   total    GET /views/total
   leaders  GET /views/leaders?from=0&count=20
+  tpcc     -c terminals run TPC-C's mix (pure-serve --app tpcc), each with no keying
+           or think time; -d only; after the run the server's consistency view is read
+           and a failed condition makes pure-load exit 1
 `
 
 // usageError is a mistake in the command line; reported says the message
@@ -102,6 +112,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
+	if cfg.Workload == "tpcc" {
+		return runTPCC(ctx, cfg, opt, stdout)
+	}
 	res, err := load.Run(ctx, cfg)
 	if err != nil && res.Tool == "" {
 		return err // the configuration was refused before anything was sent
@@ -127,6 +140,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 type options struct {
 	json       bool
 	cpuProfile string
+	tpccScale  string
+	stats      string
+	seed       uint64
 }
 
 // parseArgs reads the flags and the one URL, which may stand before,
@@ -149,6 +165,9 @@ func parseArgs(args []string) (load.Config, options, error) {
 	fs.DurationVar(&cfg.Timeout, "timeout", cfg.Timeout, "timeout")
 	fs.BoolVar(&opt.json, "json", false, "one JSON line")
 	fs.StringVar(&opt.cpuProfile, "cpuprofile", "", "CPU profile file")
+	fs.StringVar(&opt.tpccScale, "tpcc-scale", "full", "tpcc data scale")
+	fs.StringVar(&opt.stats, "stats", "", "tpcc server stats URL")
+	fs.Uint64Var(&opt.seed, "seed", 1000, "tpcc seed")
 
 	var urls []string
 	for {
@@ -168,6 +187,8 @@ func parseArgs(args []string) (load.Config, options, error) {
 		return cfg, opt, errors.New("no target: give the server's base URL, like http://127.0.0.1:8080")
 	case len(urls) > 1:
 		return cfg, opt, fmt.Errorf("%d targets (%s): give exactly one base URL", len(urls), strings.Join(urls, " "))
+	case cfg.Workload == "tpcc" && count > 0:
+		return cfg, opt, errors.New("-n with --workload tpcc: the terminals run for a duration; give -d")
 	case count > 0 && cfg.Duration > 0:
 		return cfg, opt, errors.New("both -d and -n: give a duration or a request count, not both")
 	case count == 0 && cfg.Duration == 0:

@@ -21,7 +21,7 @@ import (
 	"time"
 
 	"workbench/pure/app"
-	"workbench/pure/apps/scores"
+	"workbench/pure/apps/tpcc"
 	"workbench/pure/serve"
 	"workbench/pure/store"
 )
@@ -45,11 +45,6 @@ var errUsage = errors.New("usage")
 // StoreFile is the store's file name inside --data.
 const storeFile = "pure.db"
 
-// apps maps --app to the app it serves.
-var apps = map[string]func() app.App{
-	"scores": scores.New,
-}
-
 const usage = `usage: pure-serve --ram | --data DIR [flags]
 
 Serves documents (GET/PUT /docs/<key>, ETag = revision, If-Match) and an app
@@ -67,6 +62,8 @@ type config struct {
 	addr          string
 	pprof         string
 	app           string
+	accounts      int
+	tpccScale     string
 	payloadBudget int64
 	workers       int
 	maxConns      int
@@ -82,7 +79,9 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, error) {
 	fs.StringVar(&c.data, "data", "", "keep the store durably in `DIR`/"+storeFile+" (created if missing); answers to writes leave after fdatasync")
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "the `HOST:PORT` to listen on; port 0 picks a free port")
 	fs.StringVar(&c.pprof, "pprof", "", "serve the profiling endpoints of net/http/pprof (/debug/pprof/) and fgprof (/debug/fgprof) on `ADDR`, a separate listener")
-	fs.StringVar(&c.app, "app", "scores", "the app to serve: scores, or none for documents only")
+	fs.StringVar(&c.app, "app", "scores", "the app to serve: scores, bank, tpcc, or none for documents only; bank and tpcc are seeded at their first start (in RAM: every start)")
+	fs.IntVar(&c.accounts, "accounts", 10_000, "--app bank: seed this many `N` accounts (one branch per 100)")
+	fs.StringVar(&c.tpccScale, "tpcc-scale", "full", "--app tpcc: seed W=1 at the specification's sizes (full) or 1/100 of them (small)")
 	fs.Int64Var(&c.payloadBudget, "payload-budget", serve.DefaultPayloadBudget, "the most body `BYTES` held in memory: a larger request body gets 413 (connection closed); a body that does not fit beside the bodies other connections are receiving gets 503; a batch of answers reaching it is cut and resumed")
 	fs.IntVar(&c.workers, "workers", runtime.GOMAXPROCS(0), "connection workers: how many connections may parse and build answers at once")
 	fs.IntVar(&c.maxConns, "max-conns", serve.DefaultMaxConns, "the most connections served at once; more wait in the listen backlog")
@@ -108,8 +107,12 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, error) {
 	switch {
 	case c.ram == (c.data != ""):
 		return nil, errors.New("pass exactly one of --ram (a store in memory) and --data DIR (a durable store in DIR)")
-	case c.app != "none" && apps[c.app] == nil:
-		return nil, fmt.Errorf("unknown --app %q: use scores, or none for documents only", c.app)
+	case c.app != "none" && apps[c.app].new == nil:
+		return nil, fmt.Errorf("unknown --app %q: use scores, bank, tpcc, or none for documents only", c.app)
+	case c.accounts < 1 || c.accounts > 10_000_000:
+		return nil, fmt.Errorf("--accounts %d: use 1 to 10,000,000", c.accounts)
+	case tpccScales[c.tpccScale] == (tpcc.Scale{}):
+		return nil, fmt.Errorf("--tpcc-scale %q: use full or small", c.tpccScale)
 	case c.payloadBudget <= 0 || c.workers <= 0 || c.maxConns <= 0 || c.idle <= 0 || c.header <= 0:
 		return nil, errors.New("--payload-budget, --workers, --max-conns, --idle-timeout and --header-timeout must be positive")
 	}
@@ -133,13 +136,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cfg := serve.Config{Store: st, Workers: c.workers, MaxConns: c.maxConns, PayloadBudget: c.payloadBudget,
 		IdleTimeout: c.idle, HeaderTimeout: c.header}
 	if c.app != "none" {
-		if rt, err = app.Start(st, apps[c.app](), app.Options{}); err != nil {
+		if err := seedIfNew(st, c.app, c, stderr); err != nil {
+			st.Close()
+			return err
+		}
+		if rt, err = app.Start(st, apps[c.app].new(), app.Options{}); err != nil {
 			st.Close()
 			return fmt.Errorf("starting app %s: %w", c.app, err)
 		}
 		cfg.Apps = rt
 	}
-	err = serveUntilDone(ctx, c, cfg, stdout, stderr)
+	err = serveUntilDone(ctx, c, cfg, rt, stdout, stderr)
 	if rt != nil {
 		if cerr := rt.Close(); cerr != nil && err == nil {
 			err = fmt.Errorf("closing app %s: %w", c.app, cerr)
@@ -174,7 +181,7 @@ func openStore(c *config) (*store.Store, error) {
 
 // serveUntilDone listens, prints the listening line, serves until ctx
 // ends, then shuts down, letting answers in flight go out.
-func serveUntilDone(ctx context.Context, c *config, cfg serve.Config, stdout, stderr io.Writer) error {
+func serveUntilDone(ctx context.Context, c *config, cfg serve.Config, rt *app.Runtime, stdout, stderr io.Writer) error {
 	srv, err := serve.New(cfg)
 	if err != nil {
 		return err
@@ -185,7 +192,7 @@ func serveUntilDone(ctx context.Context, c *config, cfg serve.Config, stdout, st
 		return fmt.Errorf("listen on %s: %w (is the port taken? port 0 picks a free one)", c.addr, err)
 	}
 	if c.pprof != "" {
-		stopProf, err := servePprof(c.pprof, stderr)
+		stopProf, err := servePprof(c.pprof, stderr, rt)
 		if err != nil {
 			ln.Close()
 			srv.Shutdown(context.Background())

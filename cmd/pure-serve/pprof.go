@@ -26,11 +26,13 @@ import (
 	"time"
 
 	"github.com/google/pprof/profile"
+
+	"workbench/pure/app"
 )
 
 // servePprof serves the profiling endpoints on their own listener, one
 // request per connection, until stop is called.
-func servePprof(addr string, stderr io.Writer) (stop func(), err error) {
+func servePprof(addr string, stderr io.Writer, rt *app.Runtime) (stop func(), err error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("--pprof: listen on %s: %w", addr, err)
@@ -45,14 +47,14 @@ func servePprof(addr string, stderr io.Writer) (stop func(), err error) {
 			if err != nil {
 				return
 			}
-			go servePprofConn(c)
+			go servePprofConn(c, rt)
 		}
 	}()
 	return func() { ln.Close(); wg.Wait() }, nil
 }
 
 // servePprofConn answers one profiling request on c and closes it.
-func servePprofConn(c net.Conn) {
+func servePprofConn(c net.Conn, rt *app.Runtime) {
 	defer c.Close()
 	c.SetReadDeadline(time.Now().Add(10 * time.Second))
 	line, err := bufio.NewReaderSize(c, 4096).ReadString('\n')
@@ -71,7 +73,7 @@ func servePprofConn(c net.Conn) {
 	}
 	c.SetReadDeadline(time.Time{})
 	var body strings.Builder
-	typ, code, err := pprofRoute(&body, u)
+	typ, code, err := pprofRoute(&body, u, rt)
 	if err != nil {
 		pprofAnswer(c, code, "text/plain", []byte(err.Error()+"\n"))
 		return
@@ -81,7 +83,7 @@ func servePprofConn(c net.Conn) {
 
 // pprofRoute writes the answer to u into w and returns its content type,
 // or a status and an error.
-func pprofRoute(w io.Writer, u *url.URL) (typ string, code int, err error) {
+func pprofRoute(w io.Writer, u *url.URL, rt *app.Runtime) (typ string, code int, err error) {
 	q := u.Query()
 	seconds := func(def int) time.Duration {
 		if n, err := strconv.Atoi(q.Get("seconds")); err == nil && n > 0 {
@@ -94,8 +96,11 @@ func pprofRoute(w io.Writer, u *url.URL) (typ string, code int, err error) {
 	switch {
 	case u.Path == "/debug/fgprof":
 		return bin, 0, wallProfile(w, seconds(30))
+	case u.Path == "/debug/app":
+		_, err := w.Write(appStats(rt))
+		return "application/json", 0, err
 	case !ok:
-		return "", 404, fmt.Errorf("not found: %q; paths: /debug/pprof/ and /debug/fgprof", u.Path)
+		return "", 404, fmt.Errorf("not found: %q; paths: /debug/pprof/, /debug/fgprof and /debug/app", u.Path)
 	case name == "":
 		fmt.Fprintln(w, "profiles: profile?seconds=N (CPU), trace?seconds=N, cmdline, and with ?debug=1 for text:")
 		for _, p := range pprof.Profiles() {

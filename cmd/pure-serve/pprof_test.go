@@ -15,7 +15,7 @@ import (
 // and 404 for an unknown profile.
 func TestPprof_Endpoints(t *testing.T) {
 	var stderr bytes.Buffer
-	stop, err := servePprof("127.0.0.1:0", &stderr)
+	stop, err := servePprof("127.0.0.1:0", &stderr, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

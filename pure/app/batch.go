@@ -23,7 +23,7 @@ import (
 func (r *Runtime) apply(batch []*Call) bool {
 	changed := -1 // the first call answered after a change
 	for i, c := range batch {
-		mark := len(r.tb.log)
+		mark := len(r.log)
 		r.run(c)
 		if c.ep.kind == Input {
 			r.inputs.Add(1)
@@ -31,7 +31,7 @@ func (r *Runtime) apply(batch []*Call) bool {
 			r.views.Add(1)
 		}
 		if changed < 0 {
-			if len(r.tb.log) == mark {
+			if len(r.log) == mark {
 				c.answer() // step 2: c must not be touched any more
 				continue
 			}
@@ -45,13 +45,14 @@ func (r *Runtime) apply(batch []*Call) bool {
 	r.saves.Add(1)
 	if err != nil {
 		r.failed.Add(1)
-		r.tb.rollback(0)
+		rollback(&r.log, 0)
 		msg := fmt.Sprintf("saving failed (%v); this request's changes were not kept; retry, and if it keeps failing restart the server", err)
 		for _, c := range batch[changed:] {
 			c.fail(503, msg)
 		}
 	}
-	r.tb.saved()
+	clear(r.log)
+	r.log = r.log[:0]
 	for _, c := range batch[changed:] {
 		c.answer()
 	}
@@ -64,7 +65,7 @@ func (r *Runtime) save() error {
 	if err != nil {
 		return err
 	}
-	r.kbuf, r.vbuf, err = r.tb.stage(tx, r.seen, r.kbuf, r.vbuf)
+	r.kbuf, r.vbuf, err = stage(tx, r.log, r.seen, r.kbuf, r.vbuf)
 	if err != nil {
 		tx.Rollback()
 		return err
@@ -78,14 +79,15 @@ func (r *Runtime) save() error {
 func (r *Runtime) run(c *Call) {
 	t := &r.turn
 	t.c, t.ep, t.rows = c, c.ep, 0
+	t.meter, t.left = t.budget > 0, t.budget
 	c.Status, c.Type, c.Out = 200, typeText, c.Out[:0]
 	if c.ep.answer == Rows {
 		c.Type = typeJSON
 		c.Out = append(c.Out, '[')
 	}
-	mark := len(r.tb.log)
+	mark := len(r.log)
 	if err := r.call(t); err != nil {
-		r.tb.rollback(mark)
+		rollback(&r.log, mark)
 		var e *Error
 		if errors.As(err, &e) {
 			c.fail(e.Status, e.Msg)
@@ -102,6 +104,11 @@ func (r *Runtime) run(c *Call) {
 func (r *Runtime) call(t *Turn) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
+			r.unwind()
+			if _, ok := p.(overBudget); ok {
+				err = t.overBudgetError()
+				return
+			}
 			err = fmt.Errorf("app %q: %q panicked: %v; nothing was changed, and the app needs fixing", r.app.app.Name, t.ep.name, p)
 		}
 	}()

@@ -46,6 +46,8 @@ type Call struct {
 	args  []value // one per field of ep
 	from  int     // a Rows view's page
 	count int
+	want  uint64 // a Rows view's columns to answer, a bit each
+	json  any    // a JSON body, decoded
 	buf   []byte // scratch for percent-decoding
 }
 

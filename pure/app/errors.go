@@ -38,6 +38,8 @@ func StatusWord(status int) string {
 		return "precondition failed"
 	case 413:
 		return "content too large"
+	case 422:
+		return "unprocessable content"
 	case 500:
 		return "internal server error"
 	case 503:

@@ -2,8 +2,10 @@ package app
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -14,13 +16,15 @@ import (
 // Every declared field is required; unknown and repeated fields are
 // refused; a Rows view also takes from and count.
 
-// maxFields bounds an endpoint's fields (a bit each in a uint64 mask).
-const maxFields = 62
+// maxFields bounds an endpoint's fields and a view's columns (a bit each
+// in a uint64 mask, with the page's pseudo-fields).
+const maxFields = 61
 
 // Pseudo-field indexes of a Rows view's page fields.
 const (
 	fieldFrom  = maxFields
 	fieldCount = maxFields + 1
+	fieldCols  = maxFields + 2
 )
 
 // parse fills c.args (and c.from, c.count) from c.Query and c.Body for ep,
@@ -32,7 +36,7 @@ func (c *Call) parse(ep *endpoint) string {
 	}
 	c.args = c.args[:n]
 	clear(c.args)
-	c.from, c.count = 0, DefaultCount
+	c.from, c.count, c.want, c.json = 0, DefaultCount, 1<<len(ep.cols)-1, nil
 	var have uint64
 	q := c.Query
 	for len(q) > 0 {
@@ -81,7 +85,14 @@ func (c *Call) parse(ep *endpoint) string {
 		}
 		return fmt.Sprintf("field %q: missing; add ?%s=<text>", f.Name, f.Name)
 	}
-	if ep.body >= 0 {
+	if ep.body >= 0 && ep.fields[ep.body].Type == JSON {
+		f := &ep.fields[ep.body]
+		v := f.New()
+		if err := json.Unmarshal(c.Body, v); err != nil {
+			return fmt.Sprintf("field %q (the body): %v; send a JSON body of the input's shape", f.Name, err)
+		}
+		c.json = v
+	} else if ep.body >= 0 {
 		if !utf8.Valid(c.Body) {
 			return fmt.Sprintf("field %q (the body): not valid UTF-8; send UTF-8 text", ep.fields[ep.body].Name)
 		}
@@ -94,6 +105,9 @@ func (c *Call) parse(ep *endpoint) string {
 
 // setField stores the decoded value v of field idx.
 func (c *Call) setField(ep *endpoint, idx int, name string, v []byte) string {
+	if idx == fieldCols {
+		return c.pick(ep, v)
+	}
 	if idx >= maxFields {
 		n, ok := parseInt(v)
 		switch {
@@ -101,8 +115,8 @@ func (c *Call) setField(ep *endpoint, idx int, name string, v []byte) string {
 			return notInteger(name, v)
 		case idx == fieldFrom && n < 0:
 			return fmt.Sprintf("field %q: %d is out of range; use 0 or more", name, n)
-		case idx == fieldCount && (n < 0 || n > MaxCount):
-			return fmt.Sprintf("field %q: %d is out of range; use 0 to %d", name, n, MaxCount)
+		case idx == fieldCount && (n < 0 || n > int64(ep.maxCount)):
+			return fmt.Sprintf("field %q: %d is out of range; use 0 to %d", name, n, ep.maxCount)
 		}
 		if idx == fieldFrom {
 			c.from = int(min(n, 1<<40)) // beyond any table: an empty page
@@ -141,6 +155,10 @@ func fieldIndex(ep *endpoint, name []byte) int {
 			return fieldFrom
 		case "count":
 			return fieldCount
+		case "cols":
+			if ep.pickCols {
+				return fieldCols
+			}
 		}
 	}
 	return -1
@@ -152,6 +170,8 @@ func fieldName(ep *endpoint, idx int) string {
 		return "from"
 	case fieldCount:
 		return "count"
+	case fieldCols:
+		return "cols"
 	}
 	return ep.fields[idx].Name
 }
@@ -165,6 +185,9 @@ func unknownField(ep *endpoint, name []byte) string {
 	}
 	if ep.answer == Rows {
 		names = append(names, ", from, count"...)
+		if ep.pickCols {
+			names = append(names, ", cols"...)
+		}
 	}
 	what := "input"
 	if ep.kind == View {
@@ -174,6 +197,37 @@ func unknownField(ep *endpoint, name []byte) string {
 		return fmt.Sprintf("unknown field %q; %s %q takes no query fields", name, what, ep.name)
 	}
 	return fmt.Sprintf("unknown field %q; fields: %s", name, names[2:])
+}
+
+// pick sets c.want from ?cols=a,b: the columns of a Rows view to answer.
+func (c *Call) pick(ep *endpoint, v []byte) string {
+	c.want = 0
+	for len(v) > 0 {
+		name := v
+		if i := bytes.IndexByte(v, ','); i >= 0 {
+			name, v = v[:i], v[i+1:]
+		} else {
+			v = nil
+		}
+		found := false
+		for i := range ep.cols {
+			if ep.cols[i].name == string(name) {
+				c.want |= 1 << i
+				found = true
+			}
+		}
+		if !found {
+			names := make([]string, len(ep.cols))
+			for i := range ep.cols {
+				names[i] = ep.cols[i].name
+			}
+			return fmt.Sprintf("field \"cols\": no column %q; columns: %s", name, strings.Join(names, ", "))
+		}
+	}
+	if c.want == 0 {
+		return `field "cols": empty; name one or more columns, separated by commas`
+	}
+	return ""
 }
 
 func notInteger(name string, v []byte) string {

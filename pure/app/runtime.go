@@ -20,6 +20,12 @@ type Options struct {
 	// then applies what it collected. A negative Gather disables
 	// collecting: every batch is what was queued when the owner looked.
 	Gather time.Duration
+	// Budget, if positive, is the execution budget of every turn: the
+	// rows it may read and write (each record a Get, a Put or a Delete
+	// touches, each record a scan visits). A turn that goes over is
+	// stopped and refused with 422, its changes undone. Zero: no budget,
+	// and no counting.
+	Budget int64
 }
 
 // Stats are a Runtime's counters since Start.
@@ -29,6 +35,12 @@ type Stats struct {
 	Failed  uint64 // saves whose commit failed
 	Inputs  uint64 // input calls applied by the owner
 	Views   uint64 // view calls answered by the owner
+	// Busy is the wall time the owner spent applying batches (running
+	// the calls, saving, answering), not waiting for calls or gathering
+	// them: over an interval, its growth divided by the interval is the
+	// owner goroutine's share of a core. In durable mode it includes the
+	// waits for fdatasync. Do (StartLocal) does not count it.
+	Busy time.Duration
 }
 
 // Runtime runs one app: the owner goroutine that holds the app's table in
@@ -38,10 +50,11 @@ type Stats struct {
 // Concurrency: Submit, Stats and Close are safe for concurrent use; the
 // table is touched only by the owner.
 type Runtime struct {
-	st   *store.Store
-	app  *compiled
-	opts Options
-	tb   *table
+	st     *store.Store
+	app    *compiled
+	opts   Options
+	tables []*table // the app's tables, App.Table first
+	log    []undo   // every table's changes since the last save
 
 	mu      sync.Mutex
 	queue   []*Call
@@ -50,14 +63,18 @@ type Runtime struct {
 	stopped chan struct{} // closed when the owner returns
 	arrived atomic.Uint64 // calls queued since Start
 
+	local bool // from StartLocal: no owner; the caller runs calls with Do
+
 	// The owner's own.
+	one   [1]*Call // Do's batch
 	batch []*Call
 	turn  Turn
-	seen  map[string]bool
+	seen  map[undoKey]bool
 	kbuf  []byte
 	vbuf  []byte
 
 	batches, saves, failed, inputs, views atomic.Uint64
+	busy                                  atomic.Int64 // nanoseconds
 }
 
 // Start loads the app's table from st and starts its owner goroutine. The
@@ -65,6 +82,16 @@ type Runtime struct {
 // touched, so documents and other apps may share the store. Close the
 // Runtime before closing st.
 func Start(st *store.Store, a App, opts Options) (*Runtime, error) {
+	r, err := load(st, a, opts)
+	if err != nil {
+		return nil, err
+	}
+	go r.own()
+	return r, nil
+}
+
+// load compiles a and loads its tables: a Runtime without its owner.
+func load(st *store.Store, a App, opts Options) (*Runtime, error) {
 	c, err := compile(a)
 	if err != nil {
 		return nil, fmt.Errorf("app: bad declaration: %w", err)
@@ -76,21 +103,33 @@ func Start(st *store.Store, a App, opts Options) (*Runtime, error) {
 		opts.Gather = time.Millisecond
 	}
 	r := &Runtime{
-		st: st, app: c, opts: opts, tb: newTable(a.Name, a.Table),
+		st: st, app: c, opts: opts,
 		wake: make(chan struct{}, 1), stopped: make(chan struct{}),
-		seen: map[string]bool{},
+		seen: map[undoKey]bool{},
 	}
 	sn, err := st.Snapshot()
 	if err != nil {
-		return nil, fmt.Errorf("app %q: loading the table: %w", a.Name, err)
+		return nil, fmt.Errorf("app %q: loading the tables: %w", a.Name, err)
 	}
-	err = r.tb.load(sn)
+	for _, t := range c.tables {
+		tb := newTable(a.Name, t, &r.log)
+		if err = tb.load(sn); err != nil {
+			break
+		}
+		r.tables = append(r.tables, tb)
+	}
 	sn.Release()
 	if err != nil {
-		return nil, fmt.Errorf("app %q: loading the table: %w", a.Name, err)
+		return nil, fmt.Errorf("app %q: loading the tables: %w", a.Name, err)
 	}
-	r.turn.tb = r.tb
-	go r.own()
+	for _, tb := range r.tables {
+		tab := Tab{t: &r.turn, tb: tb}
+		for _, ix := range tb.idx {
+			tab.ix = append(tab.ix, Index{t: &r.turn, ix: ix})
+		}
+		r.turn.tabs = append(r.turn.tabs, tab)
+	}
+	r.turn.budget = opts.Budget
 	return r, nil
 }
 
@@ -99,6 +138,31 @@ func Start(st *store.Store, a App, opts Options) (*Runtime, error) {
 // answered at once; others are queued for the owner. Either way the caller
 // then calls c.Wait and reads the answer.
 func (r *Runtime) Submit(c *Call) {
+	if r.local {
+		panic("app: Submit on a Runtime from StartLocal; use Do")
+	}
+	if !r.resolve(c) {
+		return
+	}
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		c.fail(503, "the app is shutting down; retry once the server is back")
+		c.answer()
+		return
+	}
+	r.queue = append(r.queue, c)
+	r.arrived.Add(1)
+	r.mu.Unlock()
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+}
+
+// resolve finds c's endpoint and parses c, answering it at once (and
+// returning false) if it is bad.
+func (r *Runtime) resolve(c *Call) bool {
 	if c.done == nil {
 		c.done = make(chan struct{}, 1)
 	}
@@ -118,35 +182,22 @@ func (r *Runtime) Submit(c *Call) {
 	}
 	if ep == nil {
 		c.answer()
-		return
+		return false
 	}
 	if msg := c.parse(ep); msg != "" {
 		c.fail(400, msg)
 		c.answer()
-		return
+		return false
 	}
 	c.ep = ep
-	r.mu.Lock()
-	if r.closed {
-		r.mu.Unlock()
-		c.fail(503, "the app is shutting down; retry once the server is back")
-		c.answer()
-		return
-	}
-	r.queue = append(r.queue, c)
-	r.arrived.Add(1)
-	r.mu.Unlock()
-	select {
-	case r.wake <- struct{}{}:
-	default:
-	}
+	return true
 }
 
 // Stats returns the runtime's counters.
 func (r *Runtime) Stats() Stats {
 	return Stats{
 		Batches: r.batches.Load(), Saves: r.saves.Load(), Failed: r.failed.Load(),
-		Inputs: r.inputs.Load(), Views: r.views.Load(),
+		Inputs: r.inputs.Load(), Views: r.views.Load(), Busy: time.Duration(r.busy.Load()),
 	}
 }
 
@@ -161,6 +212,9 @@ func (r *Runtime) Close() error {
 	}
 	r.closed = true
 	r.mu.Unlock()
+	if r.local {
+		return nil
+	}
 	select {
 	case r.wake <- struct{}{}:
 	default:
@@ -190,7 +244,9 @@ func (r *Runtime) own() {
 		taken := r.arrived.Load()
 		r.mu.Unlock()
 		r.batches.Add(1)
+		t0 := time.Now()
 		saved := r.apply(r.batch)
+		r.busy.Add(int64(time.Since(t0)))
 		size := len(r.batch)
 		clear(r.batch)
 		if saved && size > 1 {

@@ -1,18 +1,17 @@
 package app
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"workbench/pure/store"
 )
 
 // Record is one record of an app's table: its key and its column values.
-// Get one from Turn.Get or Turn.New (or a Scan), change it with SetInt and
-// SetText, and keep it with Turn.Put.
+// Get one from Turn.Get or Turn.New (Tab.Get, Tab.New, or a scan), change
+// it with SetInt and SetText (or SetIntAt, SetTextAt), and keep it with
+// Put.
 //
 // Lifetime: a Record read from the table shares its values with the
 // table until its first Set, which copies them, so reading is free and
@@ -33,16 +32,25 @@ type value struct {
 // col returns the index of column name, panicking (a bug in the app) if
 // the table has no such column of type typ.
 func (r *Record) col(name string, typ Type) int {
-	cols := *r.cols
+	i := colIndex(*r.cols, name)
+	if i < 0 {
+		panic(fmt.Sprintf("app: the table has no column %q", name))
+	}
+	if t := (*r.cols)[i+1].Type; t != typ {
+		panic(fmt.Sprintf("app: column %q is %s, not %s", name, t, typ))
+	}
+	return i
+}
+
+// colIndex returns the index among the columns (the key excluded) of
+// name, or -1.
+func colIndex(cols []Field, name string) int {
 	for i := 1; i < len(cols); i++ {
 		if cols[i].Name == name {
-			if cols[i].Type != typ {
-				panic(fmt.Sprintf("app: column %q is %s, not %s", name, cols[i].Type, typ))
-			}
 			return i - 1
 		}
 	}
-	panic(fmt.Sprintf("app: the table has no column %q", name))
+	return -1
 }
 
 // Int returns the value of the Int column name (0 in a new record).
@@ -50,6 +58,14 @@ func (r Record) Int(name string) int64 { return r.vals[r.col(name, Int)].i }
 
 // Text returns the value of the Text column name ("" in a new record).
 func (r Record) Text(name string) string { return r.vals[r.col(name, Text)].s }
+
+// IntAt returns the value of column i, counted in Table.Columns from 0
+// (Tab.Col finds i by name). Reading a Text column this way gives 0.
+func (r Record) IntAt(i int) int64 { return r.vals[i].i }
+
+// TextAt returns the value of column i, counted in Table.Columns from 0.
+// Reading an Int column this way gives "".
+func (r Record) TextAt(i int) string { return r.vals[i].s }
 
 // SetInt sets the Int column name to v.
 func (r *Record) SetInt(name string, v int64) {
@@ -61,6 +77,26 @@ func (r *Record) SetInt(name string, v int64) {
 // SetText sets the Text column name to s.
 func (r *Record) SetText(name string, s string) {
 	i := r.col(name, Text)
+	r.own()
+	r.vals[i].s = s
+}
+
+// SetIntAt sets column i (counted in Table.Columns from 0), which must be
+// an Int column, to v.
+func (r *Record) SetIntAt(i int, v int64) {
+	if (*r.cols)[i+1].Type != Int {
+		panic(fmt.Sprintf("app: column %q is %s, not %s", (*r.cols)[i+1].Name, (*r.cols)[i+1].Type, Int))
+	}
+	r.own()
+	r.vals[i].i = v
+}
+
+// SetTextAt sets column i (counted in Table.Columns from 0), which must
+// be a Text column, to s.
+func (r *Record) SetTextAt(i int, s string) {
+	if (*r.cols)[i+1].Type != Text {
+		panic(fmt.Sprintf("app: column %q is %s, not %s", (*r.cols)[i+1].Name, (*r.cols)[i+1].Type, Text))
+	}
 	r.own()
 	r.vals[i].s = s
 }
@@ -80,32 +116,48 @@ type row struct {
 	vals []value
 }
 
-// undo is one change of a batch: the row that key had before (nil if
-// absent).
+// undo is one change of a batch: the row that key of tb had before (nil
+// if absent).
 type undo struct {
+	tb  *table
 	key string
 	old *row
 }
 
-// table is an app's table in memory: rows in key order, running sums of
-// the Int columns, and the undo log of the batch being applied. Only the
-// owner goroutine touches it.
-type table struct {
-	cols   []Field // the key first, then the columns
-	prefix string  // "a/<app>/<table>/"
-	maxKey int     // longest key that fits a store key with the prefix
-	rows   []*row  // in key order
-	sums   []int64 // per column (Int columns only)
-	log    []undo  // changes since the last save
+// undoKey names a changed record when a batch is staged.
+type undoKey struct {
+	tb  *table
+	key string
 }
 
-func newTable(appName string, t Table) *table {
+// table is one of an app's tables in memory: rows in key order, its
+// secondary indexes, running sums of the Int columns. Only the owner
+// goroutine touches it. Its changes go to the app's one undo log, so a
+// turn that writes several tables is undone as a whole.
+type table struct {
+	name     string
+	cols     []Field // the key first, then the columns
+	prefix   string  // "a/<app>/<table>/"
+	maxKey   int     // longest key that fits a store key with the prefix
+	rows     seq
+	idx      []*index
+	sums     []int64 // per column (Int columns only)
+	log      *[]undo // the app's undo log: changes since the last save
+	scanning int     // scans running: writing now is a bug in the app
+}
+
+func newTable(appName string, t Table, log *[]undo) *table {
 	tb := &table{
+		name:   t.Name,
 		cols:   append([]Field{{Name: t.Key, Type: Text}}, t.Columns...),
 		prefix: "a/" + appName + "/" + t.Name + "/",
 		sums:   make([]int64, len(t.Columns)),
+		log:    log,
 	}
 	tb.maxKey = store.MaxKeySize - len(tb.prefix)
+	for _, ix := range t.Indexes {
+		tb.idx = append(tb.idx, newIndex(tb, ix))
+	}
 	return tb
 }
 
@@ -114,18 +166,13 @@ func (tb *table) newRecord(key string) Record {
 	return Record{Key: key, cols: &tb.cols, vals: make([]value, len(tb.cols)-1)}
 }
 
-// search returns key's position and whether it is there.
-func (tb *table) search(key string) (int, bool) {
-	return slices.BinarySearchFunc(tb.rows, key, func(r *row, k string) int { return strings.Compare(r.key, k) })
-}
-
 // get returns key's record, sharing the table's values.
 func (tb *table) get(key string) (Record, bool) {
-	i, ok := tb.search(key)
-	if !ok {
+	r := tb.rows.get(key)
+	if r == nil {
 		return Record{}, false
 	}
-	return tb.record(tb.rows[i]), true
+	return tb.record(r), true
 }
 
 func (tb *table) record(r *row) Record {
@@ -146,11 +193,20 @@ func (tb *table) checkKey(key string) error {
 	return nil
 }
 
+// writable panics if a scan of the table is running: the scan's
+// callback must not change what it walks.
+func (tb *table) writable() {
+	if tb.scanning > 0 {
+		panic(fmt.Sprintf("app: write to table %q during a scan of it; collect the keys and write after the scan", tb.name))
+	}
+}
+
 // put replaces (or inserts) a record, logging the old row.
 func (tb *table) put(r Record) error {
 	if r.cols != &tb.cols || len(r.vals) != len(tb.cols)-1 {
-		panic("app: Put of a record that is not from this table; get it from Turn.Get or Turn.New")
+		panic(fmt.Sprintf("app: Put of a record that is not from table %q; get it from that table's Get or New", tb.name))
 	}
+	tb.writable()
 	if err := tb.checkKey(r.Key); err != nil {
 		return err
 	}
@@ -158,31 +214,45 @@ func (tb *table) put(r Record) error {
 	if !r.shared {
 		nr.vals = slices.Clone(r.vals) // the caller may keep changing r
 	}
-	i, ok := tb.search(r.Key)
-	var old *row
-	if ok {
-		old = tb.rows[i]
-		tb.rows[i] = nr
-	} else {
-		tb.rows = slices.Insert(tb.rows, i, nr)
-	}
-	tb.log = append(tb.log, undo{key: r.Key, old: old})
-	tb.adjust(old, -1)
-	tb.adjust(nr, +1)
+	old := tb.replace(r.Key, nr)
+	*tb.log = append(*tb.log, undo{tb: tb, key: r.Key, old: old})
 	return nil
 }
 
 // delete removes key, logging the old row. Deleting an absent key does
 // nothing.
 func (tb *table) delete(key string) {
-	i, ok := tb.search(key)
-	if !ok {
+	tb.writable()
+	if tb.rows.get(key) == nil {
 		return
 	}
-	old := tb.rows[i]
-	tb.rows = slices.Delete(tb.rows, i, i+1)
-	tb.log = append(tb.log, undo{key: key, old: old})
+	old := tb.replace(key, nil)
+	*tb.log = append(*tb.log, undo{tb: tb, key: key, old: old})
+}
+
+// replace makes nr (nil: none) key's row, keeping indexes and sums, and
+// returns the row it replaced (nil: none). It logs nothing.
+func (tb *table) replace(key string, nr *row) *row {
+	p, ok := tb.rows.locate(key)
+	var old *row
+	switch {
+	case ok && nr != nil:
+		old = tb.rows.chunks[p.c][p.i].r
+		tb.rows.chunks[p.c][p.i] = entry{key, nr}
+	case ok:
+		old = tb.rows.chunks[p.c][p.i].r
+		tb.rows.remove(p)
+	case nr != nil:
+		tb.rows.insert(p, entry{key, nr})
+	default:
+		return nil
+	}
+	for _, ix := range tb.idx {
+		ix.update(old, nr)
+	}
 	tb.adjust(old, -1)
+	tb.adjust(nr, +1)
+	return old
 }
 
 // adjust adds (sign +1) or removes (-1) a row's Int values from the sums.
@@ -197,126 +267,37 @@ func (tb *table) adjust(r *row, sign int64) {
 	}
 }
 
-// set puts back row old (or removes key if old is nil) without logging.
-func (tb *table) set(key string, old *row) {
-	i, ok := tb.search(key)
-	if ok {
-		tb.adjust(tb.rows[i], -1)
-		if old == nil {
-			tb.rows = slices.Delete(tb.rows, i, i+1)
-		} else {
-			tb.rows[i] = old
-		}
-	} else if old != nil {
-		tb.rows = slices.Insert(tb.rows, i, old)
-	}
-	tb.adjust(old, +1)
-}
-
 // rollback undoes the changes logged after mark, newest first.
-func (tb *table) rollback(mark int) {
-	for i := len(tb.log) - 1; i >= mark; i-- {
-		tb.set(tb.log[i].key, tb.log[i].old)
-		tb.log[i] = undo{}
+func rollback(log *[]undo, mark int) {
+	l := *log
+	for i := len(l) - 1; i >= mark; i-- {
+		l[i].tb.replace(l[i].key, l[i].old)
+		l[i] = undo{}
 	}
-	tb.log = tb.log[:mark]
+	*log = l[:mark]
 }
 
-// stage writes every key changed since the last save into tx, once each,
-// with its current value; scratch buffers are reused.
-func (tb *table) stage(tx *store.Tx, seen map[string]bool, kbuf, vbuf []byte) ([]byte, []byte, error) {
+// stage writes every record changed since the last save into tx, once
+// each, with its current value; scratch buffers are reused.
+func stage(tx *store.Tx, log []undo, seen map[undoKey]bool, kbuf, vbuf []byte) ([]byte, []byte, error) {
 	clear(seen)
-	for i := len(tb.log) - 1; i >= 0; i-- {
-		key := tb.log[i].key
-		if seen[key] {
+	for i := len(log) - 1; i >= 0; i-- {
+		tb, key := log[i].tb, log[i].key
+		if seen[undoKey{tb, key}] {
 			continue
 		}
-		seen[key] = true
+		seen[undoKey{tb, key}] = true
 		kbuf = append(append(kbuf[:0], tb.prefix...), key...)
-		j, ok := tb.search(key)
 		var err error
-		if ok {
-			vbuf = tb.encode(vbuf[:0], tb.rows[j])
+		if r := tb.rows.get(key); r != nil {
+			vbuf = tb.encode(vbuf[:0], r)
 			err = tx.Put(kbuf, vbuf, store.Any)
 		} else {
 			err = tx.Delete(kbuf, store.Any)
 		}
 		if err != nil {
-			return kbuf, vbuf, fmt.Errorf("staging key %q: %w", key, err)
+			return kbuf, vbuf, fmt.Errorf("staging key %q of table %q: %w", key, tb.name, err)
 		}
 	}
 	return kbuf, vbuf, nil
-}
-
-// saved forgets the undo log after a successful save.
-func (tb *table) saved() {
-	clear(tb.log)
-	tb.log = tb.log[:0]
-}
-
-// Record encoding (the value of a table key in the store): a format byte
-// (1), then each column in declared order: Int as a zig-zag varint, Text as
-// a uvarint length and the bytes.
-const recordFormat = 1
-
-func (tb *table) encode(b []byte, r *row) []byte {
-	b = append(b, recordFormat)
-	for i, v := range r.vals {
-		if tb.cols[i+1].Type == Int {
-			b = binary.AppendVarint(b, v.i)
-		} else {
-			b = binary.AppendUvarint(b, uint64(len(v.s)))
-			b = append(b, v.s...)
-		}
-	}
-	return b
-}
-
-func (tb *table) decode(key string, b []byte) (*row, error) {
-	bad := func(what string) error {
-		return fmt.Errorf("record %q: %s; the table's columns changed or the store is damaged", tb.prefix+key, what)
-	}
-	if len(b) == 0 || b[0] != recordFormat {
-		return nil, bad("unknown record format")
-	}
-	b = b[1:]
-	r := &row{key: key, vals: make([]value, len(tb.cols)-1)}
-	for i := range r.vals {
-		if tb.cols[i+1].Type == Int {
-			v, n := binary.Varint(b)
-			if n <= 0 {
-				return nil, bad(fmt.Sprintf("column %q is not a varint", tb.cols[i+1].Name))
-			}
-			r.vals[i].i, b = v, b[n:]
-		} else {
-			l, n := binary.Uvarint(b)
-			if n <= 0 || l > uint64(len(b)-n) {
-				return nil, bad(fmt.Sprintf("column %q has a bad length", tb.cols[i+1].Name))
-			}
-			r.vals[i].s, b = string(b[n:n+int(l)]), b[n+int(l):]
-		}
-	}
-	if len(b) != 0 {
-		return nil, bad(fmt.Sprintf("%d bytes after the last column", len(b)))
-	}
-	return r, nil
-}
-
-// load reads the table's records from a snapshot.
-func (tb *table) load(sn *store.Snapshot) error {
-	from := []byte(tb.prefix)
-	to := []byte(tb.prefix)
-	to[len(to)-1]++ // '/'+1: the first key after the prefix
-	var err error
-	sn.Range(from, to, func(k, v []byte, _ uint64) bool {
-		var r *row
-		r, err = tb.decode(string(k[len(tb.prefix):]), v)
-		if err != nil {
-			return false
-		}
-		tb.rows = append(tb.rows, r) // Range is in key order
-		tb.adjust(r, +1)
-		return true
-	})
-	return err
 }

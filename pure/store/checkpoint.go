@@ -93,20 +93,27 @@ func newestCheckpoint(d []byte, base uint64) checkpoint {
 }
 
 // checkpointDueLocked reports whether the next group should write a
-// checkpoint of s.tip: checkpoints are on, tip is synced (the caller has
-// drained the previous sync) and enough records follow the last one.
+// checkpoint of s.tip: checkpoints are on, there is a tip and enough
+// records follow the last checkpoint. The group's head, and the slot with
+// it, are written only after tip's sync returned (group.go).
 func (s *Store) checkpointDueLocked() bool {
 	return s.ckptEvery > 0 && s.tip.off != 0 && s.tip.off+headSize-s.ckpt.end(s.base) >= s.ckptEvery
+}
+
+// nextSlotLocked returns the slot the next checkpoint goes to: the one not
+// holding the newest checkpoint.
+func (s *Store) nextSlotLocked() int {
+	if s.ckpt.slot == 0 {
+		return 1
+	}
+	return 0
 }
 
 // writeCheckpointLocked writes a slot naming h, which must be synced, into
 // the slot not holding the newest checkpoint. It does not sync: the
 // caller's next sync makes it durable. The caller holds wmu.
 func (s *Store) writeCheckpointLocked(h head) error {
-	slot := 0
-	if s.ckpt.slot == 0 {
-		slot = 1
-	}
+	slot := s.nextSlotLocked()
 	b := &s.ckptBuf
 	encodeSlot(b, h)
 	if err := s.writeAt(b[:], slotOffset(slot)); err != nil {

@@ -97,12 +97,12 @@
 //
 // # Checkpoints
 //
-// A checkpoint slot names a head whose sync has returned. A commit leader
-// writes one once ckptEvery bytes of records (4 MiB) follow the head the
-// newest slot names: it names the head written before its own group
-// (synced, since a group is written only after the previous group's sync
-// returned), goes out with the group's records and head, and is made
-// durable by the group's own sync, so checkpoints add no sync. The two
+// A checkpoint slot names a head whose sync has returned. A group writes
+// one once ckptEvery bytes of records (4 MiB) follow the head the newest
+// slot names: it names the head written before the group's own (synced,
+// since the slot goes out with the group's head, only after the previous
+// group's sync returned), and is made durable by the group's own sync, so
+// checkpoints add no sync. The two
 // slots alternate, and the next slot is written only after that sync
 // returned, so at most one slot is unsynced at any time and the other
 // holds a durable checkpoint. A crash can leave the slot being written
@@ -152,17 +152,25 @@
 // or read revisions are stale (against the last written version and the
 // transactions before it in the group). Groups are pipelined: while the
 // previous group's sync is in flight, the leader keeps taking and applying
-// what queues; once that sync has returned, it writes one head for its
-// group, hands leadership to the first transaction that queued meanwhile,
-// and syncs. When the sync returns it publishes the new version and wakes
-// each member with its own result. So the next group gathers and is
-// applied during a sync, every committer leads at most one round, and
-// nothing is acknowledged or visible before its own group's sync returned.
+// what queues, and once its group is as large as the group synced last,
+// it closes it and appends its records, without their head. The head is
+// written only after the previous group's sync returned: by the leader
+// itself if that sync had already returned (the inline path, the only one
+// a lone writer takes), else by the store's syncer goroutine, which, the
+// moment a sync returns, writes the head of the group left ready and
+// syncs it. Either way the leader hands leadership to the first
+// transaction that queued meanwhile, and when its group's sync returns the
+// new version is published and each member woken with its own result. So
+// the next group gathers, is applied and has its records written during a
+// sync, every committer leads at most one round, and nothing is
+// acknowledged or visible before its own group's sync, and every earlier
+// group's, returned.
 //
-// A group is written only after the previous group's sync returned, so at
+// A head is written only after the previous group's sync returned, so at
 // most one written head is not yet synced, as without the pipeline: a
-// crash can tear only the last commit, and a valid head after damage still
-// means the damage is not a torn tail (see Recovery).
+// crash can tear only the last commit (records written during a sync
+// without their head are a torn tail), and a valid head after damage
+// still means the damage is not a torn tail (see Recovery).
 //
 // With no sync in flight and writers committing together (the last group
 // had more than one member), the leader waits up to Options.GroupWait

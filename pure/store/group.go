@@ -6,23 +6,46 @@ import (
 )
 
 // group gathers concurrent commits so they share one write and one sync,
-// and pipelines the groups: the next group gathers, is applied and waits
-// to be written while the previous group's sync is in flight.
+// and pipelines the groups: the next group gathers, is applied and written
+// while the previous group's sync is in flight, and its sync starts as soon
+// as that one returned.
 //
 // A committing transaction joins the queue. If no leader is active it
-// becomes the leader; otherwise it sleeps until its group's leader reports
-// its result, or hands it the leadership for the next round. A leader
-// (under Store.wmu) takes the queue, applies it, keeps taking and applying
-// what queues while the previous group syncs, writes its group once that
-// sync has ended, and then hands the leadership to the first transaction
-// queued meanwhile before it syncs its own group, publishes it and wakes
-// its members. Each committer therefore leads at most one round and
-// returns as soon as its own group is durable.
+// becomes the leader; otherwise it sleeps until its group's result is
+// ready, or it is handed the leadership for the next round. A leader
+// (under Store.wmu) takes the queue, applies it and keeps taking and
+// applying what queues while the previous group syncs. Then it closes its
+// group and writes the group's records, and:
 //
-// At most one group is written and not yet synced at any time: a group is
-// written only after the previous group's sync returned. So the file never
-// holds more than one unsynced head, as without the pipeline, and recovery
-// can tell a torn tail from damage the same way (doc.go).
+//   - if no sync is in flight (the disk is idle), it writes the group's
+//     head, hands the leadership to the first transaction queued meanwhile,
+//     syncs, publishes and wakes its members: the inline path, the only one
+//     a lone writer ever takes;
+//   - if a sync is in flight, it leaves the group ready (records written,
+//     head not) for the syncer, hands the leadership on and sleeps like a
+//     member. The syncer is a goroutine of the store: when the sync in
+//     flight returns, it writes the ready group's head and syncs it at
+//     once, publishes it and wakes its members, and goes on while groups
+//     keep being ready, so under load the disk is never left idle waiting
+//     for a leader to be scheduled.
+//
+// Each committer leads at most one round and returns as soon as its own
+// group is durable.
+//
+// At most one head is written and not yet synced at any time: a group's
+// head is written only after the previous group's sync returned (by the
+// goroutine that saw it return). Records written during that sync without
+// their head are a torn tail if the machine crashes, exactly like an
+// unsynced commit; so the file never holds more than one unsynced head, as
+// without the pipeline, and recovery can tell a torn tail from damage the
+// same way (doc.go).
+//
+// Closing a group while a sync is in flight: the members of the group
+// synced before the one in flight were woken when its sync started, and
+// come back to commit again during it; so once the gathering group is as
+// large as that group (lastSynced), it closes and is written, ready for
+// the moment the sync returns. If it does not grow that large, it closes
+// when the sync returns, as on the inline path.
 //
 // Gathering: when the disk is idle and the last group had more than one
 // member (writers are committing together), the leader waits up to
@@ -43,8 +66,17 @@ type group struct {
 	arrive chan struct{}
 	wait   time.Duration
 
-	syncing bool  // a written group's sync is in flight
-	syncErr error // the first failed sync's error, until folded into Store.failed
+	// syncing: a written group's sync is in flight, or a ready group is
+	// about to be synced; its owner (the inline leader or the syncer) is
+	// the only goroutine that writes heads or syncs until it clears it.
+	syncing    bool
+	ready      *written // records written, head not: the syncer's next group
+	lastSynced int      // members of the group whose sync returned last
+	syncErr    error    // the first failed sync's (or head write's) error, until folded into Store.failed
+	// kick wakes the syncer goroutine when the inline leader's sync returns
+	// with a group ready; nil where nothing is pipelined (RAM and
+	// read-only stores). Closed by Close, which ends the syncer.
+	kick chan struct{}
 }
 
 // wakePool recycles the channels a committer sleeps on: each carries one
@@ -84,8 +116,8 @@ func (g *group) poke() {
 }
 
 // lead runs one round as leader: write a group, hand the leadership on,
-// sync, publish, wake the members. The leader is always the first of the
-// group it writes.
+// then sync it (inline) or wait for the syncer to have synced it
+// (pipelined). The leader is always the first of the group it writes.
 func (s *Store) lead() {
 	s.wmu.Lock()
 	w := s.writeGroup()
@@ -104,9 +136,12 @@ func (s *Store) lead() {
 		next.wake <- true
 	}
 
-	if w.v != nil {
-		s.syncGroup(w) // wakes the members
-	} else {
+	switch {
+	case w.queued:
+		<-w.batch[0].wake // the syncer wakes the leader last, once done with the batch
+	case w.v != nil:
+		s.syncInline(w) // wakes the members
+	default:
 		for _, tx := range w.batch[1:] {
 			tx.wake <- false
 		}
@@ -141,9 +176,11 @@ type gathering struct {
 }
 
 // gatherMore appends to batch what queued while the previous group syncs
-// and during the gathering wait, blocking until something queues or the
-// sync ends. It returns false, adding nothing, once the group is complete:
-// no sync is in flight and the gathering wait does not apply.
+// and during the gathering wait, blocking until something queues, the sync
+// ends or the syncer takes the ready group. It returns false, adding
+// nothing, once the group is closed: no sync is in flight and the
+// gathering wait does not apply (inline), or a sync is in flight, no group
+// is ready and this one is as large as the group synced last (pipelined).
 func (s *Store) gatherMore(batch []*Tx, gs *gathering) ([]*Tx, bool) {
 	g := &s.g
 	g.mu.Lock()
@@ -160,6 +197,9 @@ func (s *Store) gatherMore(batch []*Tx, gs *gathering) ([]*Tx, bool) {
 			if gs.timer != nil {
 				gs.timer.Stop()
 			}
+			return batch, false
+		}
+		if g.syncing && g.kick != nil && g.ready == nil && len(batch) >= max(g.lastSynced, 1) {
 			return batch, false
 		}
 		var expire <-chan time.Time
@@ -179,8 +219,9 @@ func (s *Store) gatherMore(batch []*Tx, gs *gathering) ([]*Tx, bool) {
 	}
 }
 
-// drainLocked waits until no sync is in flight and makes a failed sync the
-// store's failure. The caller holds wmu.
+// drainLocked waits until no sync is in flight and no group is ready (the
+// syncer is idle) and makes a failed sync the store's failure. The caller
+// holds wmu, so no group can become ready meanwhile.
 func (s *Store) drainLocked() {
 	g := &s.g
 	g.mu.Lock()
@@ -189,6 +230,17 @@ func (s *Store) drainLocked() {
 		<-g.arrive
 		g.mu.Lock()
 	}
+	if g.syncErr != nil && s.failed == nil {
+		s.failed = g.syncErr
+	}
+	g.mu.Unlock()
+}
+
+// foldSyncErrLocked makes a failed sync (or head write) the store's
+// failure, without waiting for the sync in flight. The caller holds wmu.
+func (s *Store) foldSyncErrLocked() {
+	g := &s.g
+	g.mu.Lock()
 	if g.syncErr != nil && s.failed == nil {
 		s.failed = g.syncErr
 	}

@@ -175,6 +175,10 @@ func Open(path string, opts *Options) (*Store, error) {
 		f.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
+	if !s.opts.ReadOnly {
+		s.g.kick = make(chan struct{}, 1)
+		go s.syncLoop()
+	}
 	return s, nil
 }
 
@@ -313,6 +317,9 @@ func (s *Store) Close() error {
 		}
 	}
 	s.closed = true
+	if s.g.kick != nil {
+		close(s.g.kick) // the syncer is idle (drained): it ends
+	}
 	s.cur.Swap(nil).m.release()
 	s.m.release()
 	if cerr := s.f.Close(); err == nil {

@@ -65,6 +65,44 @@ type Measurement struct {
 	// round's region-by-region log ratios (the run's paired_time pools
 	// the regions of all its rounds).
 	PairedTime float64 `json:"paired_time,omitempty"`
+	// LoadArgs are, for a measurement of a server under load (a suite
+	// line with load=), pure-load's arguments, the same for each window
+	// or count (the server's address last).
+	LoadArgs []string `json:"load_args,omitempty"`
+	// Windows are, for a timed measurement of a server, its windows of
+	// load, in the order they ran.
+	Windows []Window `json:"windows,omitempty"`
+	// LoadAvg1 is, for a timed measurement of a server, the machine's
+	// 1-minute load average when its windows ended (/proc/loadavg).
+	LoadAvg1 *float64 `json:"load_avg_1,omitempty"`
+	// Counts are, for a counted measurement of a server (callgrind), the
+	// process's own counts, over its whole life up to the dump; the run's
+	// counts are differences of two such processes' (see Run.Counts).
+	Counts []Count `json:"counts,omitempty"`
+}
+
+// A Window is one stretch of load on a server in a timed measurement of a
+// server under load: one pure-load process, its counts and latencies as
+// it printed them, and the server's CPU time over it.
+type Window struct {
+	Start time.Time `json:"start"`
+	// Wall is pure-load's duration: from its start until its last
+	// connection stopped.
+	Wall time.Duration `json:"wall_ns"`
+	// OK counts 2xx answers, Non2xx other answers, Errors the requests
+	// that failed (pure-load's errors, all kinds).
+	OK     int64 `json:"ok"`
+	Non2xx int64 `json:"non2xx"`
+	Errors int64 `json:"errors"`
+	// ServerCPU is the server's CPU seconds over the window, user and
+	// system, all threads: its process CPU clock read before pure-load
+	// started and after it ended.
+	ServerCPU float64 `json:"server_cpu_s"`
+	// P50 and P99 are pure-load's latency percentiles, in seconds.
+	P50 float64 `json:"p50_s"`
+	P99 float64 `json:"p99_s"`
+	// ClientCPU is pure-load's own CPU seconds.
+	ClientCPU float64 `json:"client_cpu_s"`
 }
 
 // Failed reports whether any measurement of the run failed.

@@ -118,8 +118,24 @@ type Controls struct {
 	// suite's prepare=once workloads are then prepared afresh for every
 	// region, on both sides alike.
 	PrepareOnce bool `json:"prepare_once"`
+	// HTTP are the controls of the measurements of servers under load;
+	// nil when the suite has none.
+	HTTP *HTTPControls `json:"http,omitempty"`
 	// Notes say why a control is not in force, when it is not.
 	Notes []string `json:"notes,omitempty"`
+}
+
+// HTTPControls say how servers under load were measured: the servers run
+// on the subjects' CPU (Controls.CPU); the load generator, pure-load, is
+// the harness's, built from its checkout, not from the revisions.
+type HTTPControls struct {
+	// Load is the pure-load binary; LoadCPU the taskset -c list it is
+	// pinned to (empty: not pinned), with the prefix LoadTaskset.
+	Load        string   `json:"load"`
+	LoadCPU     string   `json:"load_cpu,omitempty"`
+	LoadTaskset []string `json:"load_taskset,omitempty"`
+	// Alternation is AlternateWindows.
+	Alternation string `json:"alternation"`
 }
 
 // Alternation values (Controls.Alternation).
@@ -130,6 +146,9 @@ const (
 	// AlternateProcesses: whole processes alternate, because a side's
 	// pure-count predates --gate.
 	AlternateProcesses = "processes"
+	// AlternateWindows: both sides' servers run side by side and are
+	// loaded in turn, one window at a time, A B B A (HTTPControls).
+	AlternateWindows = "windows"
 )
 
 // RunControls are the controls recorded with each run.

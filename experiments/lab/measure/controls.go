@@ -16,6 +16,7 @@ import (
 	"syscall"
 
 	"workbench/experiments/lab/expdir"
+	"workbench/experiments/lab/httpbench"
 )
 
 // Controls are what is held identical for both sides of every pair, and how.
@@ -215,6 +216,64 @@ func freshCopy(dir, parent string) (string, error) {
 		}
 	}
 	return out, nil
+}
+
+// loader runs the harness's pure-load under the HTTP controls, with the
+// subjects' environment.
+func (c *Controls) loader() httpbench.Loader {
+	return httpbench.Loader{Path: c.HTTP.Load, CPU: c.HTTP.LoadCPU, Env: c.Env}
+}
+
+// SetHTTP sets the controls of measurements of servers under load: the
+// harness's pure-load binary at load, pinned with taskset to the first CPU
+// that is not the subjects' (CPU 0 on a 2-core machine, where the servers
+// run on CPU 1). It returns a note when pure-load cannot be pinned apart
+// from the servers, "" otherwise.
+func (c *Controls) SetHTTP(ctx context.Context, load string) string {
+	c.HTTP = &expdir.HTTPControls{Load: load, Alternation: expdir.AlternateWindows}
+	if c.CPU == "" {
+		return "pure-load not pinned: the subjects are not pinned either, so the load generator and the servers share the CPUs"
+	}
+	subject := cpuSet(c.CPU)
+	for cpu := range runtime.NumCPU() {
+		if subject[cpu] {
+			continue
+		}
+		s := strconv.Itoa(cpu)
+		path, err := exec.LookPath("taskset")
+		if err == nil {
+			err = exec.CommandContext(ctx, path, "-c", s, "true").Run()
+		}
+		if err != nil {
+			return fmt.Sprintf("pure-load not pinned: taskset -c %s failed: %v", s, err)
+		}
+		c.HTTP.LoadCPU, c.HTTP.LoadTaskset = s, []string{path, "-c", s}
+		return ""
+	}
+	return fmt.Sprintf("pure-load not pinned: no CPU is left beside the subjects' CPU %s, so the load generator competes with the servers", c.CPU)
+}
+
+// cpuSet parses a taskset -c list such as "1", "0,2" or "0-3" into the set
+// of CPUs it names; parts it cannot read are left out.
+func cpuSet(list string) map[int]bool {
+	set := map[int]bool{}
+	for _, part := range strings.Split(list, ",") {
+		lo, hi, isRange := strings.Cut(strings.TrimSpace(part), "-")
+		a, err := strconv.Atoi(lo)
+		if err != nil {
+			continue
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.Atoi(hi); err != nil {
+				continue
+			}
+		}
+		for cpu := a; cpu <= b; cpu++ {
+			set[cpu] = true
+		}
+	}
+	return set
 }
 
 // run returns the per-run record of the controls.

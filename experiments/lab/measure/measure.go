@@ -67,6 +67,12 @@ func RunCells(ctx context.Context, c *Controls, timeout time.Duration, g Group) 
 	}
 	timed := make([]bool, n)
 	for _, m := range g.Cells[0].Workload.Measures {
+		if m.HTTP != nil {
+			if err := runHTTP(ctx, c, timeout, g, m, lines); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if m.PrepareOnce && !c.PrepareOnce {
 			m.PrepareOnce = false // a side's pure-count predates --rerun (see Controls)
 		}

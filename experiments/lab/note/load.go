@@ -37,6 +37,10 @@ type Experiment struct {
 	// recorded a fastest region (runs.jsonl's measurements with
 	// floor_ns_per_op); runs from before it was recorded have none.
 	NativeProcesses map[CellRef]int
+	// LoadAvgs are the machine's 1-minute load averages recorded by timed
+	// measurements of servers under load, in file order; none for other
+	// suites.
+	LoadAvgs []float64
 	// Report is the judgement of Runs against Criteria and Calibration.
 	Report judge.Report
 	// Moves are the workloads whose instruction count moved, by workload
@@ -104,6 +108,9 @@ func Judge(dir string) (*Experiment, error) {
 	for _, l := range lines {
 		e.Runs = append(e.Runs, l.Run)
 		for _, m := range l.Measurements {
+			if m.LoadAvg1 != nil {
+				e.LoadAvgs = append(e.LoadAvgs, *m.LoadAvg1)
+			}
 			if m.Backend == "perf" && m.FloorNsPerOp > 0 {
 				if e.NativeProcesses == nil {
 					e.NativeProcesses = map[CellRef]int{}

@@ -8,6 +8,7 @@ import (
 	"workbench/experiments/lab/expdir"
 	"workbench/experiments/lab/judge"
 	"workbench/experiments/lab/mdtable"
+	"workbench/experiments/lab/stats"
 	"workbench/perfcount"
 )
 
@@ -83,6 +84,10 @@ func (e *Experiment) writeMachine(b *strings.Builder) {
 	t = controlsTable(m)
 	t.Write(b)
 	b.WriteString("\n")
+	if len(e.LoadAvgs) > 0 {
+		fmt.Fprintf(b, "The machine's load average (1 minute) when the servers' windows ended: median %s, from %s to %s, over %s.\n\n",
+			sig(stats.Median(e.LoadAvgs), 3), sig(slices.Min(e.LoadAvgs), 3), sig(slices.Max(e.LoadAvgs), 3), plural(len(e.LoadAvgs), "timed measurement"))
+	}
 	if len(c.Notes) > 0 {
 		for _, n := range c.Notes {
 			fmt.Fprintf(b, "- %s\n", n)
@@ -131,6 +136,14 @@ func controlsTable(m expdir.Meta) *mdtable.Table {
 		t.Row("native (perf) turns", "region by region: a process per side, their regions taking turns A B B A, one running at a time")
 	case "processes":
 		t.Row("native (perf) turns", "process by process, A B B A")
+	}
+	if h := c.HTTP; h != nil {
+		t.Row("servers under load", "both sides' servers side by side, pinned as above, loaded in turn one window at a time, A B B A, only one loaded at a time")
+		load := "pure-load from the harness's checkout, not pinned"
+		if h.LoadCPU != "" {
+			load = "pure-load from the harness's checkout, CPU " + h.LoadCPU + ", " + code(strings.Join(h.LoadTaskset, " ")) + ", GOMAXPROCS=1"
+		}
+		t.Row("load generator", load)
 	}
 	if c.RunDir != "" {
 		t.Row("working directory", code(c.RunDir)+", the same for both sides")

@@ -174,12 +174,16 @@ func (e *Experiment) writeCriteria(b *strings.Builder) {
 	case "file":
 		b.WriteString("Written in the experiment directory; not committed at the before revision, so they may have been written after the change was measured.\n\n")
 	case "default":
-		b.WriteString("The defaults: no criteria file was committed at the before revision.\n\n")
+		b.WriteString("The defaults: no criteria file was committed at the before revision, so the runner wrote the defaults into the experiment directory before the first run.\n\n")
 	default:
 		fmt.Fprintf(b, "Origin not recorded in %s.\n\n", expdir.MetaFile)
 	}
 	if e.CriteriaText != "" {
-		fmt.Fprintf(b, "As read from %s:\n\n", code(expdir.CriteriaFile))
+		if o.Source == "default" {
+			fmt.Fprintf(b, "The experiment's %s file:\n\n", code(expdir.CriteriaFile))
+		} else {
+			fmt.Fprintf(b, "As read from %s:\n\n", code(expdir.CriteriaFile))
+		}
 		codeBlock(b, "text", e.CriteriaText)
 		b.WriteString("\n")
 	} else {

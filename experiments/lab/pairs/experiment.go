@@ -12,12 +12,29 @@ import (
 
 	"workbench/experiments/lab/build"
 	"workbench/experiments/lab/expdir"
+	"workbench/experiments/lab/suite"
 )
 
 // DefaultCriteria is the criteria text written when the experiment has none
 // committed at the before revision. Its format belongs to package judge;
 // this package only stores the text.
 const DefaultCriteria = "time.max_worse = 3%\ninstructions.max_higher = 1%\n"
+
+// defaultCriteria returns the criteria text written for an experiment of
+// su that has none committed: DefaultCriteria, then the suite's own
+// criteria lines, under a comment naming the suite.
+func defaultCriteria(su *suite.Suite) string {
+	if len(su.Criteria) == 0 {
+		return DefaultCriteria
+	}
+	var b strings.Builder
+	b.WriteString(DefaultCriteria)
+	fmt.Fprintf(&b, "# from suite %s:\n", su.Name)
+	for _, c := range su.Criteria {
+		b.WriteString(c + "\n")
+	}
+	return b.String()
+}
 
 var (
 	expNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
@@ -71,9 +88,10 @@ func latestExperiment(dir, before, after string) string {
 // setupCriteria puts the experiment's criteria file in place and says where
 // it came from. The file as committed at the before commit wins: criteria
 // are written before the change they judge. Failing that, a criteria file
-// already in the directory is kept; failing that, DefaultCriteria is written.
+// already in the directory is kept; failing that, text (defaultCriteria) is
+// written.
 // warn receives a message when a committed file replaces a different one.
-func setupCriteria(ctx context.Context, repo, expDir, before string, warn func(string)) (expdir.CriteriaOrigin, error) {
+func setupCriteria(ctx context.Context, repo, expDir, before, text string, warn func(string)) (expdir.CriteriaOrigin, error) {
 	path := filepath.Join(expDir, expdir.CriteriaFile)
 	old, oldErr := os.ReadFile(path)
 	if rel, err := filepath.Rel(repo, path); err == nil && filepath.IsLocal(rel) {
@@ -94,7 +112,7 @@ func setupCriteria(ctx context.Context, repo, expDir, before string, warn func(s
 	if oldErr == nil {
 		return expdir.CriteriaOrigin{Source: "file"}, nil
 	}
-	if err := expdir.WriteFileAtomic(path, []byte(DefaultCriteria)); err != nil {
+	if err := expdir.WriteFileAtomic(path, []byte(text)); err != nil {
 		return expdir.CriteriaOrigin{}, err
 	}
 	return expdir.CriteriaOrigin{Source: "default"}, nil

@@ -16,7 +16,9 @@ func lookPathValgrind() bool {
 // substituteCallgrind adapts suite to a machine without valgrind. With a
 // PMU, a workload's callgrind measurement becomes instructions:u counted by
 // its perf measurement; without one, callgrind measurements are dropped and
-// the workloads are measured for time only. It returns the one line that
+// the workloads are measured for time only. Servers under load (load=)
+// are counted only under callgrind: without valgrind they are timed only.
+// It returns the one line that
 // says which, for the log and the note's controls, or "" when valgrind is
 // there or the suite has no callgrind measurement.
 func substituteCallgrind(su *suite.Suite, haveValgrind func() bool, backend func() (string, error)) string {
@@ -41,14 +43,14 @@ func substituteCallgrind(su *suite.Suite, haveValgrind func() bool, backend func
 			switch {
 			case m.Backend != suite.BackendCallgrind:
 				kept = append(kept, m)
-			case withPMU && !hasPerf:
+			case withPMU && !hasPerf && m.HTTP == nil:
 				m.Backend, m.Events = suite.BackendPerf, []string{"instructions:u"}
 				kept = append(kept, m)
 			}
 		}
 		if withPMU && hasPerf {
 			for j := range kept {
-				if kept[j].Backend == suite.BackendPerf && !slices.Contains(kept[j].Events, "instructions:u") {
+				if kept[j].Backend == suite.BackendPerf && kept[j].HTTP == nil && !slices.Contains(kept[j].Events, "instructions:u") {
 					kept[j].Events = append(slices.Clone(kept[j].Events), "instructions:u")
 				}
 			}

@@ -275,9 +275,15 @@ func (r *runner) buildAndControl(ctx context.Context) error {
 	if r.substitute != "" {
 		c.Notes = append(c.Notes, r.substitute)
 	}
-	feat := measure.ProbeFeatures(ctx, r.builds[:], r.su.Tools())
+	if err := r.httpControls(ctx, &c); err != nil {
+		return err
+	}
+	feat := measure.ProbeFeatures(ctx, r.builds[:], r.su.CountTools())
 	c.Alternation, c.PrepareOnce = expdir.AlternateRegions, feat.Rerun
-	if !feat.Gate {
+	switch {
+	case len(r.su.CountTools()) == 0:
+		c.Alternation = "" // no pure-count measurement: nothing alternates regions
+	case !feat.Gate:
 		c.Alternation = expdir.AlternateProcesses
 		c.Notes = append(c.Notes, "a side's pure-count predates run --gate: the two sides' native measurements alternate whole processes, not single regions")
 	}
@@ -310,7 +316,7 @@ func (r *runner) start(ctx context.Context) error {
 		}
 		return nil
 	}
-	origin, err := setupCriteria(ctx, o.Repo, res.Dir, commits[0], func(s string) { r.logf("warning: %s", s) })
+	origin, err := setupCriteria(ctx, o.Repo, res.Dir, commits[0], defaultCriteria(su), func(s string) { r.logf("warning: %s", s) })
 	if err != nil {
 		return fmt.Errorf("criteria: %w", err)
 	}

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"workbench/experiments/lab/judge"
 )
 
 // DefaultTimeout is how long one run may take when the suite does not say.
@@ -35,6 +37,9 @@ const (
 //
 //	pairs N                      pairs to run when the command line does not say
 //	timeout DURATION             longest one measurement may take (Go duration; default 10m)
+//	criteria SETTING             a line of the criteria file (judge.ParseCriteria), such as
+//	                             "criteria time.metric = cpu_per_op": added to the default
+//	                             criteria of an experiment with none committed (Criteria)
 //	workload NAME key=value...   one measurement of workload NAME
 //
 // A workload line's keys:
@@ -52,6 +57,21 @@ const (
 //	tool=NAME                subject binary, built from cmd/NAME; default pure-count.
 //	                         It must speak pure-count's `run --json` contract.
 //	timeout=DURATION         longest this measurement may take; default: the suite's
+//
+// A workload line with load= measures a server under load instead (type
+// HTTP says how); its keys:
+//
+//	load=W                   pure-load's workload: get, big, put, score, total, leaders
+//	tool=NAME                the server, built from cmd/NAME; default pure-serve
+//	conns=N                  connections (pure-load -c); default 64
+//	pipeline=D               requests written together (--pipeline); default 1
+//	store=ram|disk           the server's store: --ram, or --data in a fresh
+//	                         directory per server; default ram
+//	windows=N window=D warmup=D
+//	                         perf: N load windows of D per side taking turns, after
+//	                         a warm-up of each; default 6, 500ms, 500ms
+//	requests=N1,N2           callgrind, required: the requests of the two counted
+//	                         processes, 0 < N1 < N2
 //
 // A workload usually has two lines, one per backend: natively for time and
 // under callgrind for instructions. The native line's time is that of its
@@ -75,6 +95,11 @@ type Suite struct {
 	Timeout time.Duration
 	// Workloads are in the order of their first line.
 	Workloads []Workload
+	// Criteria are the suite's criteria lines, in the criteria file's
+	// format (judge.ParseCriteria), in file order: they follow the default
+	// criteria in the criteria file of an experiment that has none
+	// committed, so a suite can say, for one, which time metric decides.
+	Criteria []string
 }
 
 // A Workload is what one run measures: one workload of the subject, by one or
@@ -114,6 +139,9 @@ type Measure struct {
 	Events []string
 	// Timeout is the longest the measurement may take; 0 is the suite's.
 	Timeout time.Duration
+	// HTTP, when not nil, makes this a measurement of a server under load
+	// (key load=; see HTTP); the pure-count keys above are then unused.
+	HTTP *HTTP
 	// Line is the suite line that declared it.
 	Line int
 }
@@ -251,27 +279,21 @@ func ParseSuite(path string, r io.Reader) (*Suite, error) {
 				continue
 			}
 			s.Timeout = d
+		case "criteria":
+			if err := s.addCriteria(line); err != nil {
+				fail(n, "%v", err)
+			}
 		case "workload":
 			name, m, err := parseMeasure(f[1:], n)
 			if err != nil {
 				fail(n, "%v", err)
 				continue
 			}
-			key := name + "/" + m.Backend
-			if at, dup := seen[key]; dup {
-				fail(n, "workload %s with backend=%s repeats line %d", name, m.Backend, at)
-				continue
+			if err := s.addMeasure(name, m, seen, index); err != nil {
+				fail(n, "%v", err)
 			}
-			seen[key] = n
-			i, ok := index[name]
-			if !ok {
-				i = len(s.Workloads)
-				index[name] = i
-				s.Workloads = append(s.Workloads, Workload{Name: name, Line: n})
-			}
-			s.Workloads[i].Measures = append(s.Workloads[i].Measures, m)
 		default:
-			fail(n, "unknown directive %q (want pairs, timeout or workload)", f[0])
+			fail(n, "unknown directive %q (want pairs, timeout, criteria or workload)", f[0])
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -285,6 +307,48 @@ func ParseSuite(path string, r io.Reader) (*Suite, error) {
 	}
 	s.Text = text.String()
 	return s, nil
+}
+
+// addMeasure adds measurement m of workload name, declared on line
+// m.Line; seen maps workload/backend to its line and index a workload's
+// name to its place in s.Workloads.
+func (s *Suite) addMeasure(name string, m Measure, seen, index map[string]int) error {
+	key := name + "/" + m.Backend
+	if at, dup := seen[key]; dup {
+		return fmt.Errorf("workload %s with backend=%s repeats line %d", name, m.Backend, at)
+	}
+	i, ok := index[name]
+	if ok && (s.Workloads[i].Measures[0].HTTP == nil) != (m.HTTP == nil) {
+		return fmt.Errorf("workload %s: either every line of a workload measures a server under load (load=) or none does (see line %d)", name, s.Workloads[i].Line)
+	}
+	seen[key] = m.Line
+	if !ok {
+		i = len(s.Workloads)
+		index[name] = i
+		s.Workloads = append(s.Workloads, Workload{Name: name, Line: m.Line})
+	}
+	s.Workloads[i].Measures = append(s.Workloads[i].Measures, m)
+	return nil
+}
+
+// addCriteria adds the setting of a criteria line (its text without the
+// comment) to s.Criteria, checked with the lines before it so that a
+// setting given twice is caught where it repeats.
+func (s *Suite) addCriteria(line string) error {
+	setting := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "criteria"))
+	if setting == "" {
+		return errors.New("want: criteria SETTING, a line of the criteria file such as time.metric = cpu_per_op")
+	}
+	all := strings.Join(append(slices.Clone(s.Criteria), setting), "\n")
+	if _, err := judge.ParseCriteria(strings.NewReader(all), s.Path); err != nil {
+		msg := err.Error()
+		if pe, ok := errors.AsType[*judge.ParseError](err); ok {
+			msg = pe.Msg
+		}
+		return fmt.Errorf("criteria %s: %s", setting, msg)
+	}
+	s.Criteria = append(s.Criteria, setting)
+	return nil
 }
 
 // parseMeasure parses the arguments of a workload line.
@@ -307,6 +371,12 @@ func parseMeasure(args []string, line int) (name string, m Measure, err error) {
 			return name, m, fmt.Errorf("key %s given twice", k)
 		}
 		keys[k] = true
+		if ok, err := parseHTTPKey(&m, k, v); ok {
+			if err != nil {
+				return name, m, err
+			}
+			continue
+		}
 		switch k {
 		case "backend":
 			if v != BackendPerf && v != BackendCallgrind {
@@ -352,11 +422,14 @@ func parseMeasure(args []string, line int) (name string, m Measure, err error) {
 			}
 			m.Timeout = d
 		default:
-			return name, m, fmt.Errorf("unknown key %q (want backend, ops, repeat, max-repeat, regions, prepare, events, tool or timeout)", k)
+			return name, m, fmt.Errorf("unknown key %q (want backend, ops, repeat, max-repeat, regions, prepare, events, tool or timeout; for a server under load, load, conns, pipeline, store, windows, window, warmup and requests)", k)
 		}
 	}
 	if m.Backend == "" {
 		return name, m, fmt.Errorf("workload %s: backend=perf or backend=callgrind is required", name)
+	}
+	if m.HTTP != nil {
+		return name, m, checkHTTP(&m, keys)
 	}
 	if m.MaxRepeat > 0 && (m.Backend != BackendPerf || m.MaxRepeat < m.Repeat) {
 		return name, m, fmt.Errorf("max-repeat=%d: for backend=perf only, and at least repeat (%d)", m.MaxRepeat, m.Repeat)
