@@ -189,6 +189,7 @@ func (s *Store) writeGroup() written {
 	}
 	s.end, s.tip = end, h
 	s.noteGrowthLocked()
+	s.releaseColdLocked()
 	return w
 }
 

@@ -285,7 +285,7 @@ func (c *copier) finish(tip head) (head, uint64) {
 // reference on the old mapping and close the old file.
 func (s *Store) swapLocked(f File, m *mapping, h head, end uint64, ckpt checkpoint) {
 	old, oldM := s.f, s.m
-	s.f, s.m, s.end, s.tip, s.filled = f, m, end, h, end
+	s.f, s.m, s.end, s.tip, s.filled, s.cold = f, m, end, h, end, end
 	s.setCheckpoints(dataStartV2, ckpt)
 	m.acquire() // the version's own reference
 	s.publish(&version{m: m, h: h})

@@ -29,6 +29,7 @@
 //	checkpoint.go  checkpoint slots: a synced head that recovery starts from
 //	recover.go     finding the last valid head when opening
 //	mapping.go     reference-counted mappings and published versions
+//	cold.go        giving back written pages a window behind the end (RSS)
 //	snapshot.go    snapshots, range scans, borrowed values
 //	compact.go     compaction: online, automatic, and RAM mode's
 //	copier.go      copying the live tree into the new file, in rounds

@@ -86,6 +86,7 @@ type Store struct {
 	tip     head     // the last head written: the current version's or newer
 	end     uint64   // where the next record goes: the end of the last head
 	filled  uint64   // the file holds records or zeros up to here (prealloc.go)
+	cold    uint64   // where the next release of written pages starts (cold.go)
 	buf     []byte   // commit buffer, reused
 	scratch scratch  // the leader's other reusable memory
 	failed  error    // set when a write or sync failed: refuse writes
@@ -110,6 +111,7 @@ type Store struct {
 	compactPause atomic.Int64 // the longest a compaction held wmu, in ns
 
 	publications atomic.Uint64 // heads written by commits
+	coldReleased atomic.Uint64 // bytes of the mapping whose pages the writer gave back (cold.go)
 	spare        *spareBuf     // RAM mode: a released image to reuse
 
 	// testHookBeforeApply, when set, runs in the commit leader after it
@@ -275,7 +277,7 @@ func (s *Store) load(f File) error {
 			return err
 		}
 	}
-	s.f, s.m, s.end, s.tip, s.filled = f, m, end, h, end
+	s.f, s.m, s.end, s.tip, s.filled, s.cold = f, m, end, h, end, end
 	s.setCheckpoints(rec.base, rec.ckpt)
 	s.setCompacted(end)
 	m.acquire() // the version's own reference
@@ -364,12 +366,17 @@ type Stats struct {
 	// commits back (its last step: copying what was committed during the
 	// copy, one sync, the rename).
 	CompactPause time.Duration
+	// ReleasedPages is how many bytes of written file pages the writer
+	// has given back to the kernel so far, a window behind the end of the
+	// file, so that pages read once and then dead do not stay in the
+	// process's RSS (a file in this process; zero in RAM mode).
+	ReleasedPages uint64
 }
 
 // Stats returns the store's counters.
 func (s *Store) Stats() Stats {
 	st := Stats{Publications: s.publications.Load(), Compactions: s.compactions.Load(),
-		CompactPause: time.Duration(s.compactPause.Load())}
+		CompactPause: time.Duration(s.compactPause.Load()), ReleasedPages: s.coldReleased.Load()}
 	if v := s.acquireCurrent(); v != nil {
 		st.Seq, st.Rev, st.Keys = v.h.seq, v.h.rev, v.h.count
 		st.Size = v.h.off + headSize
