@@ -4,7 +4,7 @@
 // fdatasync and crash-safe modes) and with nginx serving the same static
 // documents, under pure-load.
 //
-//	pure-http [run] [rounds=3] [duration=10s] [servers=ID,...] [work=W,...] [exp=NNN-slug] [data=DIR] [cpus=0,1]
+//	pure-http [run] [rounds=3] [duration=10s] [servers=ID,...] [work=W,...] [exp=NNN-slug] [data=DIR] [cpus=0,1] [before=REV] [profile=1]
 //	pure-http note DIR
 //
 // # Method
@@ -33,6 +33,13 @@
 // probes, and per workload the medians of every server. A hand-written
 // findings.md beside it is quoted at the end.
 //
+// pure-serve's last line on stderr gives its store's publications (synced
+// groups of commits), recorded with each run: the write workloads' tables
+// show the writes answered per sync. With profile=1 each pure-serve runs
+// with --pprof and a CPU profile of its load is kept in EXP/profiles/; the
+// note lists the functions with the most samples per workload, so a
+// missed target can be read with its reason.
+//
 // # Pieces
 //
 //	main.go      main, run, the key=value options, the experiment's name
@@ -45,5 +52,6 @@
 //	record.go    Record, the JSON line, and its reader
 //	note.go      the note's data: targets, medians, ratios, tables
 //	render.go    the note's text
+//	profiles.go  the note's CPU profile summary (profile=1)
 //	fstype_*.go  the data directory's file system
 package main

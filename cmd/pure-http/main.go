@@ -33,7 +33,7 @@ func main() {
 // errUsage marks an error already explained, with the usage, on stderr.
 var errUsage = errors.New("usage")
 
-const usage = `usage: pure-http [run] [rounds=3] [duration=10s] [servers=ID,...] [work=W,...] [exp=NNN-slug] [data=DIR] [cpus=0,1] [before=REV]
+const usage = `usage: pure-http [run] [rounds=3] [duration=10s] [servers=ID,...] [work=W,...] [exp=NNN-slug] [data=DIR] [cpus=0,1] [before=REV] [profile=1]
        pure-http note DIR
 
 run (the default) builds pure-serve, pure-baseline and pure-load from the
@@ -67,6 +67,10 @@ keys:
                  pure-serve-before beside pure-serve, in the same rotation,
                  so the note's targets show the ratios before and after a
                  change measured in one run
+  profile=1      start each pure-serve with --pprof and take a CPU profile of
+                 its load (all of it but the last second) into
+                 EXP/profiles/; the profiler's sampling (100 Hz) costs
+                 pure-serve about 1 %%, the others are not profiled
 `
 
 func printUsage(w io.Writer) {
@@ -136,7 +140,7 @@ func parseOptions(args []string, stderr io.Writer) (*options, error) {
 	kv := map[string]string{}
 	for _, a := range args {
 		k, v, ok := strings.Cut(a, "=")
-		if !ok || !slices.Contains([]string{"rounds", "duration", "servers", "work", "exp", "data", "cpus", "before"}, k) {
+		if !ok || !slices.Contains([]string{"rounds", "duration", "servers", "work", "exp", "data", "cpus", "before", "profile"}, k) {
 			fmt.Fprintf(stderr, "argument %q: want one of the keys below, as key=value\n", a)
 			printUsage(stderr)
 			return nil, errUsage
@@ -153,6 +157,13 @@ func parseOptions(args []string, stderr io.Writer) (*options, error) {
 		if o.Duration, err = time.ParseDuration(v); err != nil || o.Duration < time.Second {
 			return nil, fmt.Errorf("duration=%s: want a duration of at least 1s, like 10s", v)
 		}
+	}
+	switch v := kv["profile"]; v {
+	case "", "0":
+	case "1":
+		o.Profile = true
+	default:
+		return nil, fmt.Errorf("profile=%s: want 1 (a CPU profile of each pure-serve run) or 0", v)
 	}
 	o.Before = kv["before"]
 	if v, ok := kv["before"]; ok && v == "" {

@@ -35,7 +35,7 @@ func writeNote(dir string) error {
 	if len(recs) == 0 {
 		return fmt.Errorf("note: %s holds no runs", f.Name())
 	}
-	note := renderNote(recs)
+	note := renderNote(dir, recs)
 	if b, err := os.ReadFile(filepath.Join(dir, findingsFile)); err == nil {
 		note += "\n## Findings\n\nWritten by hand (`" + findingsFile + "`), not generated:\n\n" + strings.TrimSpace(string(b)) + "\n"
 	} else if !errors.Is(err, os.ErrNotExist) {

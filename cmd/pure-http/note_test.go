@@ -77,7 +77,7 @@ func TestNote_Before(t *testing.T) {
 			recs = append(recs, r)
 		}
 	}
-	note := renderNote(recs)
+	note := renderNote(t.TempDir(), recs)
 	for line := range strings.Lines(note) {
 		if strings.HasPrefix(line, "| small GETs: 1.7x net/http") {
 			// pure-serve's ratio, then pure-serve-before's: half of it

@@ -70,6 +70,16 @@ type Record struct {
 	// Host describes the machine: CPU model, CPUs online, kernel.
 	Host string `json:"host,omitempty"`
 
+	// Publications is pure-serve's store counter after the run (its last
+	// line on stderr): one per synced group of commits, the preparation's
+	// included; durable writes answered divided by it is the writes that
+	// shared a sync. Zero for the other servers.
+	Publications int64 `json:"publications,omitempty"`
+	// Profile, with profile=1, is pure-serve's CPU profile of the load
+	// (net/http/pprof through --pprof), relative to the experiment
+	// directory.
+	Profile string `json:"profile,omitempty"`
+
 	// Failure, when not empty, says why the run has no measurement.
 	Failure string `json:"failure,omitempty"`
 	// Commit is the checkout the servers were built from, Go the toolchain.

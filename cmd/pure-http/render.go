@@ -7,9 +7,10 @@ import (
 	"strings"
 )
 
-// renderNote is the note of recs: what ran, the targets, the fsync
-// probes, a table per workload, and the failed runs.
-func renderNote(recs []Record) string {
+// renderNote is the note of recs, an experiment's runs in dir: what ran,
+// the targets, the fsync probes, a table per workload, where pure-serve
+// spent its CPU (when profiled), and the failed runs.
+func renderNote(dir string, recs []Record) string {
 	var b strings.Builder
 	c := index(recs)
 	renderHead(&b, recs)
@@ -19,6 +20,7 @@ func renderNote(recs []Record) string {
 	for _, w := range workloadOrder(recs) {
 		renderWorkload(&b, c, recs, w)
 	}
+	renderProfiles(&b, dir, recs)
 	renderFailures(&b, recs)
 	return b.String()
 }
@@ -154,6 +156,7 @@ func renderWorkload(b *strings.Builder, c cells, recs []Record, w string) {
 		}
 	}
 	serverOrder(ids)
+	perSync := slices.ContainsFunc(recs, func(r Record) bool { return r.Workload == w && r.Publications > 0 })
 	var rows [][]string
 	for _, id := range ids {
 		runs := c[w][id]
@@ -165,9 +168,24 @@ func renderWorkload(b *strings.Builder, c cells, recs []Record, w string) {
 			num(c.med(w, id, peakRSSKiB)/1024, "%.1f"), num(errs, "%.0f"),
 			num(c.med(w, id, func(r Record) float64 { return r.ServerCPU }), "%.2f"),
 			num(c.med(w, id, func(r Record) float64 { return r.ClientCPU }), "%.2f")})
+		if perSync {
+			var xs []float64
+			for _, r := range c[w][id] {
+				if r.Publications > 0 {
+					xs = append(xs, float64(r.OK)/float64(r.Publications))
+				}
+			}
+			rows[len(rows)-1] = append(rows[len(rows)-1], num(median(xs), "%.1f"))
+		}
 	}
-	mdTable(b, []string{"server", "runs", "2xx/s", "2xx per server CPU-s", "p50 us", "p99 us", "peak RSS MiB", "errors", "server CPU-s", "client CPU-s"}, rows,
-		[]bool{false, true, true, true, true, true, true, true, true, true})
+	head := []string{"server", "runs", "2xx/s", "2xx per server CPU-s", "p50 us", "p99 us", "peak RSS MiB", "errors", "server CPU-s", "client CPU-s"}
+	right := []bool{false, true, true, true, true, true, true, true, true, true}
+	if perSync {
+		// 2xx answered per synced group of commits: the store's
+		// publications over the server's life, its preparation's included.
+		head, right = append(head, "2xx per sync"), append(right, true)
+	}
+	mdTable(b, head, rows, right)
 }
 
 func renderFailures(b *strings.Builder, recs []Record) {

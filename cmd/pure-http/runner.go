@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -36,6 +38,7 @@ type options struct {
 	ServerCPU string // taskset CPU list of the servers ("" = not pinned)
 	LoadCPU   string // taskset CPU list of pure-load
 	Before    string // a commit to build pure-serve-before from ("" = none)
+	Profile   bool   // take a CPU profile of every pure-serve run
 	Log       io.Writer
 
 	bins         binaries
@@ -195,6 +198,7 @@ func runOne(ctx context.Context, o *options, st step, rec *Record) (err error) {
 		if serr := srv.stop(); serr != nil && err == nil {
 			err = serr
 		}
+		rec.Publications = publications(srv.Stderr())
 	}()
 	url := "http://" + srv.addr
 	// 1. Prepare the store (not measured): documents, or a scoreboard.
@@ -213,7 +217,11 @@ func runOne(ctx context.Context, o *options, st step, rec *Record) (err error) {
 	if st.Work.Close {
 		args = append(args, "--close")
 	}
+	prof := startProfile(ctx, o, srv, st)
 	res, lerr := runLoad(ctx, o, append(args, url)...)
+	if rec.Profile, err = prof.wait(); err != nil {
+		return err
+	}
 	cpu1, err := srv.cpu()
 	if err != nil {
 		return fmt.Errorf("after the load: %w (%v)", err, srv.alive())
@@ -235,6 +243,86 @@ func runOne(ctx context.Context, o *options, st step, rec *Record) (err error) {
 		rec.OKPerServerCPU = float64(rec.OK) / rec.ServerCPU
 	}
 	return nil
+}
+
+// storeLine is the start of pure-serve's last line on stderr, its store's
+// counters (cmd/pure-serve).
+var storeLine = regexp.MustCompile(`pure-serve: store: ([0-9]+) publications`)
+
+// publications reads the store's publication count from pure-serve's
+// stderr, or 0 when it has none (another server, or a run cut short).
+func publications(stderr string) int64 {
+	m := storeLine.FindAllStringSubmatch(stderr, -1)
+	if len(m) == 0 {
+		return 0
+	}
+	n, _ := strconv.ParseInt(m[len(m)-1][1], 10, 64)
+	return n
+}
+
+// profiling is a CPU profile being taken during one run's load.
+type profiling struct {
+	done chan error
+	rel  string // the profile's path under the experiment directory
+}
+
+// startProfile asks srv's --pprof endpoint for a CPU profile of the load
+// (its length less one second, at least one), written to
+// EXP/profiles/rROUND-WORKLOAD-ID.pprof; nil when srv is not profiled.
+func startProfile(ctx context.Context, o *options, srv *server, st step) *profiling {
+	if srv.pprof == "" {
+		return nil
+	}
+	secs := max(1, int(o.Duration.Seconds())-1)
+	p := &profiling{done: make(chan error, 1), rel: filepath.Join("profiles", fmt.Sprintf("r%d-%s-%s.pprof", st.Round, st.Work.Name, st.Server.ID))}
+	go func() {
+		p.done <- fetchProfile(ctx, fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", srv.pprof, secs), filepath.Join(o.ExpDir, p.rel))
+	}()
+	return p
+}
+
+// wait returns the profile's relative path once it is written.
+func (p *profiling) wait() (string, error) {
+	if p == nil {
+		return "", nil
+	}
+	if err := <-p.done; err != nil {
+		return "", fmt.Errorf("CPU profile: %w", err)
+	}
+	return p.rel, nil
+}
+
+// fetchProfile GETs url and writes its body to path (synced).
+func fetchProfile(ctx context.Context, url, path string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+		return fmt.Errorf("%s: %s: %s", url, resp.Status, bytes.TrimSpace(msg))
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, resp.Body); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // loader runs pure-load pinned to o.LoadCPU with GOMAXPROCS=1.

@@ -20,8 +20,19 @@ const startTimeout = 15 * time.Second
 // server is a started server process.
 type server struct {
 	*httpbench.Server
-	spec serverSpec
-	addr string
+	spec  serverSpec
+	addr  string
+	pprof string // pure-serve's --pprof address with profile=1, else ""
+}
+
+// freeAddr returns a free port of 127.0.0.1, closed again.
+func freeAddr() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer ln.Close()
+	return ln.Addr().String(), nil
 }
 
 // pinned prefixes argv with taskset on cpu, when cpu is set.
@@ -36,6 +47,7 @@ func pinned(cpu string, argv ...string) []string {
 // of 127.0.0.1, with dir as its fresh data (or nginx prefix) directory.
 func startServer(ctx context.Context, o *options, spec serverSpec, dir string) (*server, error) {
 	var argv []string
+	pprof := ""
 	switch spec.Server {
 	case "pure-serve":
 		bin := o.bins.serve
@@ -43,6 +55,13 @@ func startServer(ctx context.Context, o *options, spec serverSpec, dir string) (
 			bin = o.bins.serveBefore
 		}
 		argv = []string{bin, "--addr", "127.0.0.1:0"}
+		if o.Profile {
+			var err error
+			if pprof, err = freeAddr(); err != nil {
+				return nil, err
+			}
+			argv = append(argv, "--pprof", pprof)
+		}
 		if spec.Mode == "ram" {
 			argv = append(argv, "--ram")
 		} else {
@@ -63,17 +82,15 @@ func startServer(ctx context.Context, o *options, spec serverSpec, dir string) (
 	if err != nil {
 		return nil, fmt.Errorf("start %s: %w", spec.ID, err)
 	}
-	return &server{Server: s, spec: spec, addr: s.Addr}, nil
+	return &server{Server: s, spec: spec, addr: s.Addr, pprof: pprof}, nil
 }
 
 // startNginx prepares dir as nginx's prefix on a free port and starts it.
 func startNginx(ctx context.Context, o *options, spec serverSpec, dir string) (*server, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	addr, err := freeAddr()
 	if err != nil {
 		return nil, err
 	}
-	addr := ln.Addr().String()
-	ln.Close()
 	if err := os.Chmod(dir, 0o755); err != nil {
 		return nil, err
 	}
