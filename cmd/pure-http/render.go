@@ -144,9 +144,9 @@ func renderProbes(b *strings.Builder, recs []Record) {
 }
 
 func renderWorkload(b *strings.Builder, c cells, recs []Record, w string) {
-	what := w
+	what, write := w, false
 	if i := slices.IndexFunc(workloads, func(s workloadSpec) bool { return s.Name == w }); i >= 0 {
-		what = w + ": " + workloads[i].What
+		what, write = w+": "+workloads[i].What, workloads[i].Write
 	}
 	fmt.Fprintf(b, "\n### %s\n\n", what)
 	var ids []string
@@ -156,7 +156,7 @@ func renderWorkload(b *strings.Builder, c cells, recs []Record, w string) {
 		}
 	}
 	serverOrder(ids)
-	perSync := slices.ContainsFunc(recs, func(r Record) bool { return r.Workload == w && r.Publications > 0 })
+	perSync := write && slices.ContainsFunc(recs, func(r Record) bool { return r.Workload == w && r.Publications > 0 })
 	var rows [][]string
 	for _, id := range ids {
 		runs := c[w][id]
