@@ -101,7 +101,13 @@ func measureEmulated(ctx context.Context, qemu, guest, arch, name string, ops in
 		return nil, fmt.Errorf("workload %s: starting %s: %w", name, qemu, err)
 	}
 	herr := make(chan error, 1)
-	go func() { herr <- after() }()
+	go func() {
+		err := after()
+		if err != nil {
+			cmd.Process.Kill() // a guest left waiting for the go-ahead would never end the log
+		}
+		herr <- err
+	}()
 	t, rerr := qemutrace.Read(pr, qemutrace.Options{})
 	io.Copy(io.Discard, pr) // let qemu finish writing if the read stopped early
 	werr := cmd.Wait()
