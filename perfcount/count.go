@@ -14,6 +14,12 @@ const (
 	SourceCallgrind Source = "callgrind"
 )
 
+// SourceQemu is the source of counts read from qemu-user's execution log
+// of a guest built for arch (a GOARCH), "qemu-arm64" for example
+// (perfcount/qemutrace). Counts of different guest architectures are
+// different sources too.
+func SourceQemu(arch string) Source { return Source("qemu-" + arch) }
+
 // Count is the value of one event over one measurement.
 type Count struct {
 	// Event is the event as the user spelled it, for example "instructions:u".

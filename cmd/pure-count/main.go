@@ -4,10 +4,13 @@
 //
 //	pure-count stat [-e EVENTS] [-r N] [--backend perf|callgrind] [--json] -- CMD [ARGS...]
 //	pure-count run  [-e EVENTS] [-n OPS] [-r N] [--backend perf|callgrind] [--json] WORKLOAD...
+//	pure-count run  --arch arm64|amd64 [--guest PATH] [-n OPS] [-r N] [--json] WORKLOAD...
 //	pure-count list
 //	pure-count events
 //
-// Every count is labelled with its source (perf or callgrind). Any failure
+// Every count is labelled with its source (perf, callgrind, or qemu-ARCH for
+// run --arch, which counts another instruction set's instructions from
+// qemu-user's execution log: emulated.go). Any failure
 // exits non-zero with a one-line reason on stderr.
 package main
 
@@ -56,6 +59,10 @@ const usage = `usage:
       count registered workloads in fresh processes; prints the count per op
       and its source; with -r N repeats N times and prints min, median, max
       and the spread ((max-min)/median)
+  pure-count run --arch arm64|amd64 [--guest PATH] [-n OPS] [-r N] [--json] WORKLOAD...
+      count the workloads' instructions on another instruction set: a
+      pure-count cross-built for ARCH runs under qemu-user and qemu's
+      execution log is counted (source qemu-ARCH; needs qemu-user-static)
   pure-count list
       the registered workloads, one a line
   pure-count events

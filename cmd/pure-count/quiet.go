@@ -32,6 +32,11 @@ const quietDelay = 150 * time.Millisecond
 // quietParent prepares cmd's extra files for the handshake and returns the
 // function to call after cmd.Start; it performs the handshake.
 func quietParent(cmd *exec.Cmd) (after func() error, cleanup func(), err error) {
+	return quietParentDelay(cmd, quietDelay)
+}
+
+// quietParentDelay is quietParent with the child's idle time given.
+func quietParentDelay(cmd *exec.Cmd, delay time.Duration) (after func() error, cleanup func(), err error) {
 	goR, goW, err := os.Pipe()
 	if err != nil {
 		return nil, nil, err
@@ -51,7 +56,7 @@ func quietParent(cmd *exec.Cmd) (after func() error, cleanup func(), err error) 
 		if n, _ := readyR.Read(b); n != 1 {
 			return fmt.Errorf("the child ended before it was ready")
 		}
-		time.Sleep(quietDelay)
+		time.Sleep(delay)
 		_, err := goW.Write(b)
 		return err
 	}

@@ -17,6 +17,7 @@ import (
 	"text/tabwriter"
 
 	"workbench/perfcount"
+	"workbench/perfcount/qemutrace"
 	"workbench/perfcount/workload"
 )
 
@@ -57,6 +58,7 @@ type runFlags struct {
 	ops, regions *int
 	dumpDir      *string
 	rerun, gate  *bool
+	arch, guest  *string
 }
 
 // newRunFlags defines run's flags on a new flag set.
@@ -69,6 +71,8 @@ func newRunFlags(c *common) (*flag.FlagSet, runFlags) {
 	f.dumpDir = fs.String("dump-dir", "", "callgrind: keep each run's callgrind dump as `DIR`/WORKLOAD.REPEAT.callgrind")
 	f.rerun = fs.Bool("rerun", false, "perf backend, with --regions: prepare once and run every region on that same state (only workloads that allow it; pure-count list marks them)")
 	f.gate = fs.Bool("gate", false, "perf backend: let the caller alternate this process's regions with another's, through pipes it passes as fd 3 and 4 (docs/pure-count-json.md)")
+	f.arch = fs.String("arch", "", "count instructions of `ARCH` (arm64 or amd64) under qemu-user, from its execution log; source qemu-ARCH (emulated.go)")
+	f.guest = fs.String("guest", "", "with --arch: a pure-count built for ARCH (`PATH`; default: cross-build it from the workbench checkout the working directory is in)")
 	return fs, f
 }
 
@@ -85,6 +89,16 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	backend, evs, err := c.parse()
 	if err != nil {
 		return err
+	}
+	arch := *f.arch
+	if arch != "" {
+		set := map[string]bool{}
+		fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+		if err := checkArchFlags(arch, c, f, set); err != nil {
+			return err
+		}
+	} else if *f.guest != "" {
+		return usageError("--guest is the pure-count --arch runs: add --arch")
 	}
 	names := fs.Args()
 	if len(names) == 0 {
@@ -130,8 +144,22 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return fmt.Errorf("run: finding this executable to start fresh processes: %w", err)
 	}
-	if backend == perfcount.BackendCallgrind {
+	if backend == perfcount.BackendCallgrind && arch == "" {
 		if _, err := perfcount.ValgrindPath(); err != nil {
+			return err
+		}
+	}
+	var qemu, guest string
+	if arch != "" {
+		if qemu, err = qemutrace.Emulator(arch); err != nil {
+			return err
+		}
+		dir, err := os.MkdirTemp("", "purecount-"+arch+"-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		if guest, err = guestBinary(ctx, *f.guest, arch, dir); err != nil {
 			return err
 		}
 	}
@@ -157,7 +185,12 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 					return err
 				}
 			}
-			ms, err := measureInChild(ctx, self, backend, c.events, w.Name, n, *regions, keep, *rerun, gateFiles)
+			var ms []measured
+			if arch != "" {
+				ms, err = measureEmulated(ctx, qemu, guest, arch, w.Name, n)
+			} else {
+				ms, err = measureInChild(ctx, self, backend, c.events, w.Name, n, *regions, keep, *rerun, gateFiles)
+			}
 			if err != nil {
 				return err
 			}
@@ -302,6 +335,7 @@ func cmdMeasure(args []string, stdout io.Writer) error {
 	regions := fs.Int("regions", 1, "")
 	rerun := fs.Bool("rerun", false, "")
 	gated := fs.Bool("gate", false, "")
+	emulated := fs.Bool("qemu", false, "")
 	if err := fs.Parse(args); err != nil || fs.NArg() != 1 || *regions < 1 {
 		return usageError("__measure is internal: --backend B -e EVENTS -n OPS WORKLOAD")
 	}
@@ -326,6 +360,9 @@ func cmdMeasure(args []string, stdout io.Writer) error {
 			cleanup()
 		}
 	}()
+	if *emulated {
+		return measureQemuGuest(w.Name, *ops, runFn, *quiet, stdout)
+	}
 	r, err := perfcount.NewRegion(backend, evs)
 	if err != nil {
 		return noPMUAdvice(err, evs)

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -18,12 +17,9 @@ import (
 
 	"workbench/perfcount"
 	"workbench/perfcount/callgrind"
+	"workbench/perfcount/qemutrace"
 	"workbench/perfcount/workload"
 )
-
-// guestEnv is the guest's environment under either instrument: one P, no
-// collector, no asynchronous preemption (as perfcount.CallgrindEnv).
-var guestEnv = []string{"GOMAXPROCS=1", "GOGC=off", "GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off"}
 
 func buildGuest(ctx context.Context, dir, arch string) (string, error) {
 	bin := filepath.Join(dir, "qcount-"+arch)
@@ -33,13 +29,6 @@ func buildGuest(ctx context.Context, dir, arch string) (string, error) {
 		return "", fmt.Errorf("cross-build for %s: %v\n%s", arch, err, out)
 	}
 	return bin, nil
-}
-
-func qemuFor(arch string) string {
-	if arch == "arm64" {
-		return "qemu-aarch64-static"
-	}
-	return "qemu-x86_64-static"
 }
 
 // countOnce runs the guest once and returns the region's instructions.
@@ -52,9 +41,9 @@ func countOnce(ctx context.Context, dir, bin, arch, via, w string, ops int) (uin
 			return 0, err
 		}
 		out := filepath.Join(dir, "callgrind.out")
-		args := []string{"--tool=callgrind", "--collect-atstart=no", "--toggle-collect=main.regionRun", "--callgrind-out-file=" + out, bin}
+		args := []string{"--tool=callgrind", "--collect-atstart=no", "--toggle-collect=" + qemutrace.RunSymbol, "--callgrind-out-file=" + out, bin}
 		cmd := exec.CommandContext(ctx, vg, append(args, gargs...)...)
-		cmd.Env, cmd.Stderr = append(os.Environ(), guestEnv...), &stderr
+		cmd.Env, cmd.Stderr = append(os.Environ(), qemutrace.GuestEnv...), &stderr
 		after, cleanup, err := quietHost(cmd)
 		if err != nil {
 			return 0, err
@@ -73,16 +62,16 @@ func countOnce(ctx context.Context, dir, bin, arch, via, w string, ops int) (uin
 		}
 		return p.Total("Ir")
 	}
-	q, err := exec.LookPath(qemuFor(arch))
+	q, err := qemutrace.Emulator(arch)
 	if err != nil {
-		return 0, fmt.Errorf("%s not found: apt-get install -y qemu-user-static", qemuFor(arch))
+		return 0, err
 	}
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		return 0, err
 	}
-	cmd := exec.CommandContext(ctx, q, append([]string{"-d", "in_asm,exec,nochain", "-D", "/dev/fd/5", bin}, gargs...)...)
-	cmd.Env, cmd.Stderr = append(os.Environ(), guestEnv...), &stderr
+	cmd := exec.CommandContext(ctx, q, append(append(qemutrace.LogArgs(5), bin), gargs...)...)
+	cmd.Env, cmd.Stderr = append(os.Environ(), qemutrace.GuestEnv...), &stderr
 	cmd.ExtraFiles = []*os.File{pw} // fd 5, after the handshake's 3 and 4
 	after, cleanup, err := quietHost(cmd)
 	if err != nil {
@@ -97,7 +86,7 @@ func countOnce(ctx context.Context, dir, bin, arch, via, w string, ops int) (uin
 	pw.Close()
 	herr := make(chan error, 1)
 	go func() { herr <- after() }()
-	t, rerr := readTrace(pr)
+	t, rerr := qemutrace.Read(pr, qemutrace.Options{BySymbol: os.Getenv("QCOUNT_SYMBOLS") != ""})
 	io.Copy(io.Discard, pr)
 	pr.Close()
 	if err := cmd.Wait(); err != nil {
@@ -109,16 +98,13 @@ func countOnce(ctx context.Context, dir, bin, arch, via, w string, ops int) (uin
 	if rerr != nil {
 		return 0, rerr
 	}
-	switch {
-	case !t.sawBegin || !t.sawEnd:
-		return 0, errors.New("the qemu log shows no region markers (main.regionBegin, main.regionEnd): was the guest stripped?")
-	case t.unknown > 0:
-		return 0, fmt.Errorf("%d executed blocks had no logged translation: the count would be short", t.unknown)
+	if err := t.Err(); err != nil {
+		return 0, err
 	}
-	if t.bySym != nil {
-		printSymbols(os.Stderr, t.bySym)
+	if t.BySymbol != nil {
+		printSymbols(os.Stderr, t.BySymbol)
 	}
-	return t.region, nil
+	return t.Region, nil
 }
 
 // printSymbols writes the region's instructions per function, largest

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"workbench/perfcount/qemutrace"
 	"workbench/perfcount/workload"
 	_ "workbench/pure/store/storework" // registers the store's workloads
 )
@@ -12,10 +13,10 @@ import (
 // guestCmd is the hidden subcommand the counted binary runs as.
 const guestCmd = "__guest"
 
-// guest prepares one workload outside the region and runs it inside:
-// regionBegin, regionRun(run), regionEnd. Under qemu the host counts the
-// blocks executed between the first two markers' entries; under callgrind,
-// --toggle-collect=main.regionRun counts regionRun inclusively.
+// guest prepares one workload outside the region and runs it inside
+// qemutrace.Region. Under qemu the host counts the blocks executed between
+// the entries of its begin and end markers; under callgrind,
+// --toggle-collect=qemutrace.RunSymbol counts the run inclusively.
 func guest(args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet(guestCmd, flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -41,20 +42,9 @@ func guest(args []string, stderr io.Writer) error {
 	if err := quietGuest(); err != nil {
 		return err
 	}
-	regionBegin()
-	regionRun(run)
-	regionEnd()
+	qemutrace.Region(run)
 	if cleanup != nil {
 		cleanup()
 	}
 	return nil
 }
-
-//go:noinline
-func regionBegin() {}
-
-//go:noinline
-func regionRun(run func()) { run() }
-
-//go:noinline
-func regionEnd() {}

@@ -12,7 +12,7 @@
 // qemu logs each block it translates, with its instructions, and, since
 // nochain stops blocks from jumping straight into each other, every block
 // it executes. The count is the sum, over the blocks the main thread
-// executes between the markers, of their instructions (trace.go). With
+// executes between the markers, of their instructions (perfcount/qemutrace). With
 // -via callgrind (amd64 only) the same guest runs under valgrind's
 // callgrind, collecting only inside the marker function, as a cross-check
 // of the qemu method against the instrument the workbench already trusts.
