@@ -210,6 +210,9 @@ func LoadSuite(dir, nameOrPath string) (*Suite, error) {
 
 var (
 	nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+	// A workload's name as pure-count registers it: the bank's views keep
+	// their own names (bank-per_branch-10k).
+	workloadRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
 	// An event as perf spells it, e.g. "task-clock", "instructions:u", "r00c0".
 	eventRE = regexp.MustCompile(`^[A-Za-z0-9_./:=-]+$`)
 )
@@ -358,8 +361,8 @@ func parseMeasure(args []string, line int) (name string, m Measure, err error) {
 	}
 	name = args[0]
 	m = Measure{Tool: DefaultTool, Repeat: 1, Regions: 1, Line: line}
-	if !nameRE.MatchString(name) {
-		return name, m, fmt.Errorf("workload name %q: want lower-case letters, digits and dashes", name)
+	if !workloadRE.MatchString(name) {
+		return name, m, fmt.Errorf("workload name %q: want lower-case letters, digits, dashes and underscores", name)
 	}
 	keys := map[string]bool{}
 	for _, kv := range args[1:] {

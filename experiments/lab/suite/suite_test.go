@@ -148,3 +148,34 @@ func TestLoadSuite_Missing(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// TestLoadSuite_Committed parses every suite committed in
+// experiments/suites, and checks the apps suite as the default one: each
+// workload measured for time, then for instructions.
+func TestLoadSuite_Committed(t *testing.T) {
+	dir := filepath.Join("..", "..", "suites")
+	files, err := filepath.Glob(filepath.Join(dir, "*.suite"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no suites in %s (%v)", dir, err)
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".suite")
+		s, err := LoadSuite(dir, name)
+		if err != nil {
+			t.Errorf("suite %s: %v", name, err)
+			continue
+		}
+		if name != "apps" {
+			continue
+		}
+		for _, w := range s.Workloads {
+			var b []string
+			for _, m := range w.Measures {
+				b = append(b, m.Backend)
+			}
+			if !slices.Equal(b, []string{BackendPerf, BackendCallgrind}) {
+				t.Errorf("apps workload %s is measured under %v, want perf then callgrind", w.Name, b)
+			}
+		}
+	}
+}
