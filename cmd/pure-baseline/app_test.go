@@ -1,0 +1,62 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"workbench/pure/apps/tpcc"
+	"workbench/pure/apps/tpcc/tpccload"
+)
+
+// TestBaseline_TPCC: --app tpcc --tpcc-scale small, in memory and in WAL
+// with synchronous=FULL, serves the mix to 8 terminals for a second
+// without errors and answers consistency ok afterwards.
+func TestBaseline_TPCC(t *testing.T) {
+	for _, args := range [][]string{
+		{"--app", "tpcc", "--tpcc-scale", "small", "--mode", "memory"},
+		{"--app", "tpcc", "--tpcc-scale", "small", "--mode", "wal-full", "--data", t.TempDir()},
+	} {
+		t.Run(args[5], func(t *testing.T) {
+			srv := start(t, args...)
+			res, err := tpccload.Run(context.Background(), tpccload.Config{Target: srv.url, Terminals: 8,
+				Duration: time.Second, Scale: tpcc.Small, LoadSeed: tpccLoadSeed, Seed: 3})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Errors != 0 || res.Transactions < 50 || res.Consistency != "ok" {
+				t.Fatalf("%d errors (first: %s), %d transactions %v, consistency %s", res.Errors, res.FirstError, res.Transactions, res.ByKind, res.Consistency)
+			}
+			if err := srv.stop(); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// TestBaseline_TPCC_Flags: --app's flag errors say what to do.
+func TestBaseline_TPCC_Flags(t *testing.T) {
+	used := t.TempDir()
+	if err := start(t, "--app", "tpcc", "--tpcc-scale", "small", "--data", used).stop(); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"--app", "bank"}, "use tpcc"},
+		{[]string{"--app", "tpcc", "--impl", "fasthttp"}, "net/http only"},
+		{[]string{"--app", "tpcc", "--tpcc-scale", "huge"}, "use full or small"},
+		{[]string{"--app", "tpcc", "--mode", "fdatasync", "--data", "x"}, "use memory or wal-full"},
+		{[]string{"--app", "tpcc", "--mode", "wal-full"}, "pass --data DIR"},
+		{[]string{"--app", "tpcc", "--mode", "memory", "--data", "x"}, "drop --data"},
+		{[]string{"--app", "tpcc", "--ram", "--data", "x"}, "pass one"},
+		{[]string{"--app", "tpcc", "--tpcc-scale", "small", "--data", used}, "pass an empty --data directory"},
+	} {
+		err := run(context.Background(), c.args, &strings.Builder{}, &strings.Builder{})
+		if err == nil || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("%v: %v, want an error saying %q", c.args, err, c.says)
+		}
+	}
+}
