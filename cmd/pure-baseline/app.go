@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"workbench/pure/apps/tpcc"
@@ -20,7 +22,28 @@ type appConfig struct {
 	app, impl, mode string
 	ram             bool
 	data, addr      string
+	stats           string
 	tpccScale       string
+}
+
+// serveStats serves GET /debug/app on addr until ctx ends: {"cpu_ns":N},
+// this process's user and system CPU time, the field of pure-serve's
+// /debug/app that tpccload reads for CPU per transaction (from the same
+// source, getrusage).
+func serveStats(ctx context.Context, addr string) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("--stats %s: %w (is the port taken?)", addr, err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /debug/app", func(w http.ResponseWriter, r *http.Request) {
+		var ru syscall.Rusage
+		syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, "{\"cpu_ns\":%d}\n", ru.Utime.Nano()+ru.Stime.Nano())
+	})
+	go sqlitehttp.Serve(ctx, ln, mux)
+	return nil
 }
 
 // tpccScales are the values of --tpcc-scale, as pure-serve's.
@@ -87,6 +110,11 @@ func runApp(ctx context.Context, c appConfig, stdout, stderr io.Writer) error {
 	}
 	defer sq.Close()
 	fmt.Fprintf(stderr, "pure-baseline: loaded tpcc (scale=%s seed=%d) into SQLite %s in %.1fs\n", c.tpccScale, tpccLoadSeed, mode, time.Since(t0).Seconds())
+	if c.stats != "" {
+		if err := serveStats(ctx, c.stats); err != nil {
+			return err
+		}
+	}
 	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w (is the port taken? port 0 picks a free one)", c.addr, err)

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"net"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -12,21 +14,35 @@ import (
 
 // TestBaseline_TPCC: --app tpcc --tpcc-scale small, in memory and in WAL
 // with synchronous=FULL, serves the mix to 8 terminals for a second
-// without errors and answers consistency ok afterwards.
+// without errors and answers consistency ok afterwards; --stats serves
+// the CPU time tpccload reads.
 func TestBaseline_TPCC(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	statsAddr := ln.Addr().String()
+	ln.Close()
 	for _, args := range [][]string{
-		{"--app", "tpcc", "--tpcc-scale", "small", "--mode", "memory"},
+		{"--app", "tpcc", "--tpcc-scale", "small", "--mode", "memory", "--stats", statsAddr},
 		{"--app", "tpcc", "--tpcc-scale", "small", "--mode", "wal-full", "--data", t.TempDir()},
 	} {
 		t.Run(args[5], func(t *testing.T) {
 			srv := start(t, args...)
+			stats := ""
+			if slices.Contains(args, "--stats") {
+				stats = "http://" + statsAddr + "/debug/app"
+			}
 			res, err := tpccload.Run(context.Background(), tpccload.Config{Target: srv.url, Terminals: 8,
-				Duration: time.Second, Scale: tpcc.Small, LoadSeed: tpccLoadSeed, Seed: 3})
+				Duration: time.Second, Scale: tpcc.Small, LoadSeed: tpccLoadSeed, Seed: 3, Stats: stats})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if res.Errors != 0 || res.Transactions < 50 || res.Consistency != "ok" {
 				t.Fatalf("%d errors (first: %s), %d transactions %v, consistency %s", res.Errors, res.FirstError, res.Transactions, res.ByKind, res.Consistency)
+			}
+			if stats != "" && res.ServerCPUUsPerTx <= 0 {
+				t.Errorf("--stats: server CPU per transaction %v, want > 0", res.ServerCPUUsPerTx)
 			}
 			if err := srv.stop(); err != nil {
 				t.Fatal(err)

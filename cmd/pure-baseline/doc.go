@@ -2,7 +2,7 @@
 // with a hand-written baseline, for measuring pure-serve against:
 //
 //	pure-baseline --impl nethttp|fasthttp --mode memory|fdatasync|crashsafe [--data DIR] [--addr HOST:PORT]
-//	pure-baseline --app tpcc --mode memory|wal-full [--data DIR] [--tpcc-scale full|small] [--addr HOST:PORT]
+//	pure-baseline --app tpcc --mode memory|wal-full [--data DIR] [--tpcc-scale full|small] [--stats ADDR] [--addr HOST:PORT]
 //
 // It prints `listening HOST:PORT` (the bound address) as its first line on
 // stdout, serves until SIGTERM or SIGINT, then stops cleanly. --ram is
@@ -13,7 +13,8 @@
 // tpcc drives both) from workbench/pure/baseline/sqlitehttp over SQLite
 // (workbench/pure/baseline/sqlite), loaded afresh at every start: in
 // memory, or with --data DIR in DIR/tpcc.db in WAL mode with
-// synchronous=FULL (the default with --data).
+// synchronous=FULL (the default with --data). --stats ADDR serves
+// GET /debug/app, the process's CPU time, for pure-load --stats.
 //
 // # Pieces
 //

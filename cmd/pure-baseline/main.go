@@ -39,7 +39,7 @@ var impls = map[string]func(context.Context, net.Listener, *kv.Store) error{
 }
 
 const usage = `usage: pure-baseline --impl nethttp|fasthttp --mode memory|fdatasync|crashsafe [--data DIR] [--addr HOST:PORT]
-       pure-baseline --app tpcc --mode memory|wal-full [--data DIR] [--tpcc-scale full|small] [--addr HOST:PORT]
+       pure-baseline --app tpcc --mode memory|wal-full [--data DIR] [--tpcc-scale full|small] [--stats ADDR] [--addr HOST:PORT]
 
 Serves the HTTP contract's documents (/docs/<key>) and scoreboard
 (/inputs/score, /views/total, /views/leaders) the way a Go developer writes
@@ -61,6 +61,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	data := fs.String("data", "", "the data directory of the durable modes")
 	addr := fs.String("addr", "127.0.0.1:8080", "the address to listen on; port 0 picks a free port")
 	appName := fs.String("app", "", "serve an app's routes on SQLite instead of the contract: tpcc")
+	stats := fs.String("stats", "", "--app: serve GET /debug/app (the process's CPU time as {\"cpu_ns\":N}, as pure-serve --pprof does) on `ADDR`, a separate listener, for pure-load --stats")
 	tpccScale := fs.String("tpcc-scale", "full", "--app tpcc: load W=1 at the specification's sizes (full) or 1/100 of them (small)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), usage)
@@ -80,7 +81,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return errUsage
 	}
 	if *appName != "" {
-		return runApp(ctx, appConfig{app: *appName, impl: *impl, mode: *mode, ram: *ram, data: *data, addr: *addr, tpccScale: *tpccScale}, stdout, stderr)
+		return runApp(ctx, appConfig{app: *appName, impl: *impl, mode: *mode, ram: *ram, data: *data, addr: *addr, stats: *stats, tpccScale: *tpccScale}, stdout, stderr)
 	}
 	serve, ok := impls[*impl]
 	if !ok {
