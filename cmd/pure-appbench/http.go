@@ -77,7 +77,7 @@ func runHTTP(ctx context.Context, c config, emit func(Record) error) error {
 			}
 			argv := []string{"taskset", "-c", "1", filepath.Join(c.bin, "pure-load"), "--json", "--workload", "tpcc",
 				"-c", strconv.Itoa(c.terminals), "-d", c.httpTime.String(), "--timeout", "30s",
-				"--seed", strconv.Itoa(1000*(r+1)), "--stats", s.stats, "http://" + s.srv.Addr}
+				"--seed", strconv.Itoa(1000 * (r + 1)), "--stats", s.stats, "http://" + s.srv.Addr}
 			cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 			cmd.Env = append(os.Environ(), "GOMAXPROCS=1")
 			var stderr bytes.Buffer
