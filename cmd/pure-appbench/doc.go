@@ -4,7 +4,7 @@
 // per measured cell:
 //
 //	pure-appbench [--parts tpcc,bank,http] [--rounds 5] [--tx 20000] [--bank-time 300ms]
-//	              [--http-time 8s] [--terminals 64] [--bin DIR] [--dir DIR] [--out FILE]
+//	              [--http-time 8s] [--terminals 64] [--bin DIR] [--dir DIR] [--out FILE] [--cpuprofile FILE]
 //
 // The parts:
 //

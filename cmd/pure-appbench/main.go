@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"syscall"
@@ -84,6 +85,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&c.dir, "dir", os.TempDir(), "http: where the durable servers keep their data")
 	rev := fs.String("rev", "", "the commit measured, for the meta line")
 	out := fs.String("out", "", "write the JSON lines to FILE (default stdout)")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the whole run to FILE (for go tool pprof)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -110,6 +112,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		defer f.Close()
 		w = f
+	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	enc := json.NewEncoder(w)
 	emit := func(r Record) error {
