@@ -24,6 +24,7 @@ type appConfig struct {
 	data, addr      string
 	stats           string
 	tpccScale       string
+	accounts        int
 }
 
 // serveStats serves GET /debug/app on addr until ctx ends: {"cpu_ns":N},
@@ -76,8 +77,8 @@ func sqliteMode(c appConfig) (sqlite.Mode, error) {
 
 // runApp serves --app on SQLite behind net/http.
 func runApp(ctx context.Context, c appConfig, stdout, stderr io.Writer) error {
-	if c.app != "tpcc" {
-		return fmt.Errorf("unknown --app %q: use tpcc (or no --app for the documents and scoreboard)", c.app)
+	if c.app != "tpcc" && c.app != "bank" {
+		return fmt.Errorf("unknown --app %q: use tpcc or bank (or no --app for the documents and scoreboard)", c.app)
 	}
 	if c.impl != "nethttp" {
 		return fmt.Errorf("--app %s is served by net/http only: drop --impl %s", c.app, c.impl)
@@ -85,6 +86,9 @@ func runApp(ctx context.Context, c appConfig, stdout, stderr io.Writer) error {
 	scale, ok := tpccScales[c.tpccScale]
 	if !ok {
 		return fmt.Errorf("--tpcc-scale %q: use full or small", c.tpccScale)
+	}
+	if c.accounts < 1 {
+		return fmt.Errorf("--accounts %d: use 1 or more", c.accounts)
 	}
 	mode, err := sqliteMode(c)
 	if err != nil {
@@ -94,22 +98,35 @@ func runApp(ctx context.Context, c appConfig, stdout, stderr io.Writer) error {
 		if err := os.MkdirAll(c.data, 0o755); err != nil {
 			return fmt.Errorf("creating --data directory: %w", err)
 		}
-		if _, err := os.Stat(filepath.Join(c.data, "tpcc.db")); err == nil {
-			return fmt.Errorf("%s already holds tpcc.db: this baseline loads TPC-C afresh at every start; pass an empty --data directory", c.data)
+		if _, err := os.Stat(filepath.Join(c.data, c.app+".db")); err == nil {
+			return fmt.Errorf("%s already holds %s.db: this baseline loads %s afresh at every start; pass an empty --data directory", c.data, c.app, c.app)
 		}
 	}
-	db, err := sqlite.Open(mode, c.data, "tpcc")
+	db, err := sqlite.Open(mode, c.data, c.app)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
 	t0 := time.Now()
-	sq, err := sqlite.OpenTPCC(db, scale, tpccLoadSeed)
-	if err != nil {
-		return err
+	var h http.Handler
+	what := fmt.Sprintf("accounts=%d", c.accounts)
+	if c.app == "bank" {
+		sb, err := sqlite.OpenBank(db, c.accounts)
+		if err != nil {
+			return err
+		}
+		defer sb.Close()
+		h = sqlitehttp.Bank(sb, c.accounts)
+	} else {
+		sq, err := sqlite.OpenTPCC(db, scale, tpccLoadSeed)
+		if err != nil {
+			return err
+		}
+		defer sq.Close()
+		h = sqlitehttp.TPCC(sq)
+		what = fmt.Sprintf("scale=%s seed=%d", c.tpccScale, tpccLoadSeed)
 	}
-	defer sq.Close()
-	fmt.Fprintf(stderr, "pure-baseline: loaded tpcc (scale=%s seed=%d) into SQLite %s in %.1fs\n", c.tpccScale, tpccLoadSeed, mode, time.Since(t0).Seconds())
+	fmt.Fprintf(stderr, "pure-baseline: loaded %s (%s) into SQLite %s in %.1fs\n", c.app, what, mode, time.Since(t0).Seconds())
 	if c.stats != "" {
 		if err := serveStats(ctx, c.stats); err != nil {
 			return err
@@ -123,7 +140,7 @@ func runApp(ctx context.Context, c appConfig, stdout, stderr io.Writer) error {
 		ln.Close()
 		return err
 	}
-	if err := sqlitehttp.Serve(ctx, ln, sqlitehttp.TPCC(sq)); err != nil {
+	if err := sqlitehttp.Serve(ctx, ln, h); err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
 	return nil

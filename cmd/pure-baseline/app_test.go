@@ -61,7 +61,8 @@ func TestBaseline_TPCC_Flags(t *testing.T) {
 		args []string
 		says string
 	}{
-		{[]string{"--app", "bank"}, "use tpcc"},
+		{[]string{"--app", "shop"}, "use tpcc or bank"},
+		{[]string{"--app", "bank", "--accounts", "0"}, "use 1 or more"},
 		{[]string{"--app", "tpcc", "--impl", "fasthttp"}, "net/http only"},
 		{[]string{"--app", "tpcc", "--tpcc-scale", "huge"}, "use full or small"},
 		{[]string{"--app", "tpcc", "--mode", "fdatasync", "--data", "x"}, "use memory or wal-full"},
@@ -74,5 +75,16 @@ func TestBaseline_TPCC_Flags(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.says) {
 			t.Errorf("%v: %v, want an error saying %q", c.args, err, c.says)
 		}
+	}
+}
+
+// TestBaseline_Bank: --app bank --accounts 500 serves the bank's views.
+func TestBaseline_Bank(t *testing.T) {
+	srv := start(t, "--app", "bank", "--accounts", "500")
+	if code, _, body := srv.do(t, "GET", "/views/in_credit", ""); code != 200 || body == "" || body == "0" {
+		t.Fatalf("in_credit: %d %q", code, body)
+	}
+	if code, _, body := srv.do(t, "GET", "/views/ranks?from=0&count=3", ""); code != 200 || strings.Count(body, `"rank"`) != 3 {
+		t.Fatalf("ranks: %d %q", code, body)
 	}
 }
