@@ -41,7 +41,9 @@ crash-store *args:
 
 # Six clients write documents and scores to pure-serve --data, which is killed with
 # SIGKILL at a random moment and restarted; the output ends "N cycles, A acknowledged, L lost".
-# Crash-test the HTTP server. Keys: cycles=N (default 20)
+# With app=tpcc: 16 TPC-C terminals instead, and consistency 1-4 and every acknowledged
+# New-Order checked after each restart.
+# Crash-test the HTTP server. Keys: cycles=N (default 20) app=scores|tpcc
 crash-serve *args:
     ./scripts/crash-serve "$@"
 

@@ -39,11 +39,15 @@ var impls = map[string]func(context.Context, net.Listener, *kv.Store) error{
 }
 
 const usage = `usage: pure-baseline --impl nethttp|fasthttp --mode memory|fdatasync|crashsafe [--data DIR] [--addr HOST:PORT]
+       pure-baseline --app tpcc|bank --mode memory|wal-full [--data DIR] [--tpcc-scale full|small] [--accounts N] [--stats ADDR] [--addr HOST:PORT]
 
 Serves the HTTP contract's documents (/docs/<key>) and scoreboard
 (/inputs/score, /views/total, /views/leaders) the way a Go developer writes
-them by hand, for measuring pure-serve against. Prints "listening HOST:PORT"
-first, then serves until SIGTERM or SIGINT.
+them by hand, for measuring pure-serve against. With --app tpcc or bank it
+serves that app's routes instead (those of pure-serve --app tpcc or bank)
+from net/http and SQLite, in memory or in WAL mode with synchronous=FULL in
+DIR/tpcc.db or DIR/bank.db.
+Prints "listening HOST:PORT" first, then serves until SIGTERM or SIGINT.
 
 Flags:
 `
@@ -57,6 +61,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	ram := fs.Bool("ram", false, "the same as --mode memory")
 	data := fs.String("data", "", "the data directory of the durable modes")
 	addr := fs.String("addr", "127.0.0.1:8080", "the address to listen on; port 0 picks a free port")
+	appName := fs.String("app", "", "serve an app's routes on SQLite instead of the contract: tpcc or bank")
+	accounts := fs.Int("accounts", 10000, "--app bank: seed this many accounts (bank.Data, as pure-serve --accounts)")
+	stats := fs.String("stats", "", "--app: serve GET /debug/app (the process's CPU time as {\"cpu_ns\":N}, as pure-serve --pprof does) on `ADDR`, a separate listener, for pure-load --stats")
+	tpccScale := fs.String("tpcc-scale", "full", "--app tpcc: load W=1 at the specification's sizes (full) or 1/100 of them (small)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), usage)
 		fs.PrintDefaults()
@@ -73,6 +81,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "unexpected argument %q\n", fs.Arg(0))
 		fs.Usage()
 		return errUsage
+	}
+	if *appName != "" {
+		return runApp(ctx, appConfig{app: *appName, impl: *impl, mode: *mode, ram: *ram, data: *data, addr: *addr, stats: *stats, tpccScale: *tpccScale, accounts: *accounts}, stdout, stderr)
 	}
 	serve, ok := impls[*impl]
 	if !ok {

@@ -127,11 +127,12 @@ type serveProc struct {
 	done   chan error
 }
 
-// startServe starts bin on data and reads its "listening" line.
-func startServe(t *testing.T, bin, data string) *serveProc {
+// startServe starts bin on data, with the extra flags, and reads its
+// "listening" line.
+func startServe(t *testing.T, bin, data string, extra ...string) *serveProc {
 	t.Helper()
 	p := &serveProc{stderr: &bytes.Buffer{}, done: make(chan error, 1)}
-	p.cmd = exec.Command(bin, "--addr", "127.0.0.1:0", "--data", data)
+	p.cmd = exec.Command(bin, append([]string{"--addr", "127.0.0.1:0", "--data", data}, extra...)...)
 	p.cmd.Stderr = &lockedWriter{w: p.stderr}
 	out, err := p.cmd.StdoutPipe()
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"workbench/pure/apps/bank"
 )
@@ -20,10 +21,14 @@ CREATE TABLE accounts(id INTEGER PRIMARY KEY, branch INTEGER NOT NULL, balance I
 CREATE INDEX accounts_balance ON accounts(balance);
 `
 
-// Bank is the bank app's queries on SQLite, as prepared statements.
+// Bank is the bank app's queries on SQLite, as prepared statements. It is
+// safe for concurrent use.
 type Bank struct {
 	db    *sql.DB
-	stmts map[string]*sql.Stmt
+	stmts map[string]*sql.Stmt // the queries, fixed after OpenBank
+
+	mu     sync.Mutex           // guards fields
+	fields map[string]*sql.Stmt // Field's statements, by their SQL
 }
 
 // bankQueries are the bank's views in SQL. Ids are answered as the app's
@@ -96,6 +101,11 @@ func OpenBank(db *sql.DB, n int) (*Bank, error) {
 // Close closes the prepared statements (not the DB).
 func (b *Bank) Close() {
 	for _, s := range b.stmts {
+		s.Close()
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, s := range b.fields {
 		s.Close()
 	}
 }
@@ -186,14 +196,20 @@ func (b *Bank) Field(asked []string, from, count int) ([]byte, error) {
 		exprs[i] = fieldCols[c]
 	}
 	q := "SELECT " + strings.Join(exprs, ", ") + " FROM accounts ORDER BY id LIMIT ? OFFSET ?"
-	st, ok := b.stmts[q]
+	b.mu.Lock()
+	st, ok := b.fields[q]
 	if !ok {
 		var err error
 		if st, err = b.db.Prepare(q); err != nil {
+			b.mu.Unlock()
 			return nil, err
 		}
-		b.stmts[q] = st
+		if b.fields == nil {
+			b.fields = map[string]*sql.Stmt{}
+		}
+		b.fields[q] = st
 	}
+	b.mu.Unlock()
 	rows, err := st.Query(count, from)
 	if err != nil {
 		return nil, err
