@@ -72,6 +72,8 @@ func side(s expdir.Build) string {
 		return code(s.Revision)
 	case s.Revision == "":
 		return "commit " + code(shortHash(s.Commit))
+	case strings.Contains(s.Commit, "@"):
+		return code(s.Revision) + " (" + code(s.Commit) + ")" // a module's version
 	}
 	return code(s.Revision) + " (commit " + code(shortHash(s.Commit)) + ")"
 }

@@ -3,8 +3,9 @@ package pairs
 import (
 	"context"
 	"fmt"
+	"path"
+	"strings"
 
-	"workbench/experiments/lab/build"
 	"workbench/experiments/lab/expdir"
 	"workbench/experiments/lab/gobench"
 	"workbench/experiments/lab/measure"
@@ -115,12 +116,12 @@ func (r *runner) noteGoBenchCriteria(origin expdir.CriteriaOrigin) {
 	r.logf("criteria: %s", r.gbMeta.CriteriaNote)
 }
 
-// shortCommit abbreviates a commit, or keeps a module@version whole.
-func shortCommit(c string) string {
-	for _, ch := range c {
-		if ch == '@' {
-			return c
-		}
-	}
-	return build.Short(c)
+// moduleExperiment names the experiment of two versions of a module,
+// NNN-gomod-<last element of its path>-<before>-<after>, keeping the
+// number NextExperiment chose (next, NNN-pairs-...).
+func moduleExperiment(next string, commits [2]string) string {
+	num, _, _ := strings.Cut(next, "-")
+	mod, v0, _ := strings.Cut(commits[0], "@")
+	_, v1, _ := strings.Cut(commits[1], "@")
+	return num + "-gomod-" + path.Base(mod) + "-" + v0 + "-" + v1
 }

@@ -225,6 +225,9 @@ func (r *runner) open(ctx context.Context) (unlock func(), err error) {
 		if exp, err = NextExperiment(o.ExperimentsDir, commits[0], commits[1]); err != nil {
 			return nil, err
 		}
+		if r.gb != nil && r.gb.Subject.Module != "" {
+			exp = moduleExperiment(exp, commits)
+		}
 	}
 	if err := checkExperimentName(exp); err != nil {
 		return nil, err
