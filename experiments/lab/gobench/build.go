@@ -72,9 +72,21 @@ type Side struct {
 	// Src is the side's source tree, where each test binary runs in its
 	// package's directory (SourceDir).
 	Src string
-	// Packages are the packages matching the pattern that have tests, in
-	// go list's order.
+	// Packages are the packages matching the pattern that have tests and
+	// whose test binary built, in go list's order.
 	Packages []Package
+	// Failed are the packages whose test binary did not build (cgo
+	// without a C compiler, a missing dependency...): their benchmarks
+	// are recorded as failing, and the other packages go on.
+	Failed []PackageFailure
+}
+
+// A PackageFailure is a package whose test binary did not build.
+type PackageFailure struct {
+	ImportPath string `json:"import_path"`
+	Error      string `json:"error"`
+	// Tail is the end of go test -c's output.
+	Tail string `json:"tail"`
 }
 
 // A Package is one package's test binary.
@@ -111,10 +123,11 @@ type Builder struct {
 
 // stamp is build.json.
 type stamp struct {
-	Commit    string    `json:"commit"`
-	Pkg       string    `json:"pkg"`
-	GoVersion string    `json:"go_version"`
-	Packages  []Package `json:"packages"`
+	Commit    string           `json:"commit"`
+	Pkg       string           `json:"pkg"`
+	GoVersion string           `json:"go_version"`
+	Packages  []Package        `json:"packages"`
+	Failed    []PackageFailure `json:"failed,omitempty"`
 }
 
 // NewBuilder checks the subject and returns its Builder.
@@ -180,7 +193,7 @@ func (b *Builder) Build(ctx context.Context, side, rev, commit string) (*Side, e
 	var st stamp
 	if data, err := os.ReadFile(filepath.Join(dir, "build.json")); err == nil && json.Unmarshal(data, &st) == nil &&
 		st.Commit == commit && st.Pkg == b.Subject.Pkg && st.GoVersion == s.Build.GoVersion {
-		s.Packages, s.Build.Cached = st.Packages, true
+		s.Packages, s.Failed, s.Build.Cached = st.Packages, st.Failed, true
 		b.logf("%s: using cached test binaries of %s (%s) in %s", side, rev, short(commit), dir)
 		return s, nil
 	}
@@ -221,12 +234,24 @@ func (b *Builder) Build(ctx context.Context, side, rev, commit string) (*Side, e
 	if err := os.MkdirAll(bin, 0o755); err != nil {
 		return nil, berr(err, "")
 	}
+	var built []Package
 	for _, p := range pkgs {
 		if out, err := goCmd(ctx, src, env, "test", "-c", "-trimpath", "-o", filepath.Join(bin, p.Binary), p.ImportPath); err != nil {
-			return nil, berr(fmt.Errorf("go test -c %s: %w", p.ImportPath, err), out)
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			f := PackageFailure{ImportPath: p.ImportPath, Error: fmt.Sprintf("go test -c %s: %v%s", p.ImportPath, err, buildHint(out)), Tail: out}
+			s.Failed = append(s.Failed, f)
+			b.logf("warning: %s: %s", side, f.Error)
+			continue
 		}
+		built = append(built, p)
 	}
-	data, _ := json.MarshalIndent(stamp{Commit: commit, Pkg: b.Subject.Pkg, GoVersion: s.Build.GoVersion, Packages: pkgs}, "", "  ")
+	if len(built) == 0 {
+		return nil, berr(fmt.Errorf("no test binary of %s built (%d packages failed; the first: %s)", b.Subject.Pkg, len(s.Failed), s.Failed[0].Error), s.Failed[0].Tail)
+	}
+	pkgs = built
+	data, _ := json.MarshalIndent(stamp{Commit: commit, Pkg: b.Subject.Pkg, GoVersion: s.Build.GoVersion, Packages: pkgs, Failed: s.Failed}, "", "  ")
 	if err := os.WriteFile(filepath.Join(tmp, "build.json"), append(data, '\n'), 0o644); err != nil {
 		return nil, berr(err, "")
 	}
@@ -311,6 +336,20 @@ func goCmd(ctx context.Context, dir string, env []string, args ...string) (strin
 		return build.Tail(append(stdout.Bytes(), stderr.Bytes()...), 30, 4000), err
 	}
 	return stdout.String(), nil
+}
+
+// buildHint names the likely cause of a failed go test -c from its
+// output, with what to do: ": " and the hint, or "".
+func buildHint(out string) string {
+	switch {
+	case strings.Contains(out, "cgo") && (strings.Contains(out, "gcc") || strings.Contains(out, "C compiler")):
+		return ": the package needs cgo and no C compiler was found (apt-get install gcc, or leave the package out with pkg=)"
+	case strings.Contains(out, "dial tcp") || strings.Contains(out, "proxy.golang.org") || strings.Contains(out, "GOPROXY"):
+		return ": a dependency could not be fetched (is the module proxy reachable? see go env GOPROXY)"
+	case strings.Contains(out, "missing go.sum entry"):
+		return ": the module's go.sum lacks a dependency's sum (run go mod tidy in the repository, or use module=, which fetches sums)"
+	}
+	return ""
 }
 
 func (b *Builder) logf(format string, args ...any) {

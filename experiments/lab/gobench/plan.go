@@ -80,6 +80,12 @@ func (p Plan) Suite(ctx context.Context, s Subject, sides [2]*Side, log func(str
 	p = p.filled()
 	meta := &expdir.GoBenchMeta{Repo: s.Repo, Module: s.Module, Pkg: s.Pkg, Bench: s.Bench, Instructions: Method}
 	top, rest, _ := strings.Cut(s.Bench, "/")
+	for _, sd := range sides {
+		for _, f := range sd.Failed {
+			meta.Failed = append(meta.Failed, expdir.GoBenchFailure{Name: "(every benchmark: the test binary did not build)", Package: f.ImportPath,
+				Side: sd.Build.Side, Error: f.Error, Tail: f.Tail})
+		}
+	}
 
 	// 1. The top-level benchmarks of each side, by package.
 	type key struct{ pkg, name string }
@@ -103,13 +109,13 @@ func (p Plan) Suite(ctx context.Context, s Subject, sides [2]*Side, log func(str
 			k := key{pkg.ImportPath, n}
 			if listed[1][k] {
 				both = append(both, k)
-			} else {
+			} else if !sides[1].failed(pkg.ImportPath) {
 				meta.OnlyBefore = append(meta.OnlyBefore, pkg.ImportPath+" "+n)
 			}
 		}
 	}
 	for k := range listed[1] {
-		if !listed[0][k] {
+		if !listed[0][k] && !sides[0].failed(k.pkg) {
 			meta.OnlyAfter = append(meta.OnlyAfter, k.pkg+" "+k.name)
 		}
 	}
@@ -198,6 +204,12 @@ func (p Plan) Suite(ctx context.Context, s Subject, sides [2]*Side, log func(str
 			s.Bench, len(meta.OnlyBefore), len(meta.OnlyAfter), len(meta.Failed))
 	}
 	return su, meta, nil
+}
+
+// failed reports whether the side's test binary of package path did not
+// build.
+func (s *Side) failed(path string) bool {
+	return slices.ContainsFunc(s.Failed, func(f PackageFailure) bool { return f.ImportPath == path })
 }
 
 // pkg returns the side's package of import path path, or one with only
