@@ -359,9 +359,4 @@ func (b *Builder) logf(format string, args ...any) {
 }
 
 // short abbreviates a commit hash; a module@version is kept whole.
-func short(commit string) string {
-	if strings.Contains(commit, "@") {
-		return commit
-	}
-	return build.Short(commit)
-}
+func short(commit string) string { return build.Short(commit) }
