@@ -17,16 +17,12 @@ import (
 // sides are built (buildGoBench).
 func (r *runner) prepareGoBench(ctx context.Context) error {
 	o := &r.o
-	var log *logLines
-	if o.Log != nil {
-		log = &logLines{r}
-	}
 	gb, err := gobench.NewBuilder(*o.GoBench, o.CacheDir, nil)
 	if err != nil {
 		return err
 	}
-	if log != nil {
-		gb.Log = *log
+	if o.Log != nil {
+		gb.Log = logLines{r}
 	}
 	o.GoBench = &gb.Subject
 	r.gb = gb
