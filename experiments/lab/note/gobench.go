@@ -2,7 +2,9 @@ package note
 
 import (
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"workbench/experiments/lab/expdir"
@@ -77,7 +79,11 @@ func (e *Experiment) goMedian(workload, side string, get func(expdir.Metrics) *f
 	if len(vs) == 0 {
 		return "—"
 	}
-	return formatCount(stats.Median(vs))
+	v := stats.Median(vs)
+	if v == math.Trunc(v) && v < 1000 {
+		return strconv.FormatFloat(v, 'f', 0, 64) // B/op and allocs/op are whole numbers
+	}
+	return formatCount(v)
 }
 
 // goExact says whether each side's instruction counts per op of workload
