@@ -119,5 +119,12 @@ func moduleExperiment(next string, commits [2]string) string {
 	num, _, _ := strings.Cut(next, "-")
 	mod, v0, _ := strings.Cut(commits[0], "@")
 	_, v1, _ := strings.Cut(commits[1], "@")
-	return num + "-gomod-" + path.Base(mod) + "-" + v0 + "-" + v1
+	name := num + "-gomod-" + path.Base(mod) + "-" + v0 + "-" + v1
+	// A version may hold what a directory name should not ("+incompatible").
+	return strings.Map(func(r rune) rune {
+		if r == '.' || r == '_' || r == '-' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' {
+			return r
+		}
+		return '-'
+	}, name)
 }
