@@ -128,3 +128,47 @@ func TestPlan_RecordsWhatIsNotJudged(t *testing.T) {
 		t.Errorf("failed %+v, want the broken package on both sides", meta.Failed)
 	}
 }
+
+// A package that needs cgo, built where there is no C compiler, is
+// recorded with a message saying so, and the others build.
+func TestBuild_CgoWithoutCompiler(t *testing.T) {
+	t.Setenv("CGO_ENABLED", "1")
+	t.Setenv("CC", "/nonexistent-cc")
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":       "module example.com/cgox\n\ngo 1.22\n",
+		"pure_test.go": "package cgox\n\nimport \"testing\"\n\nfunc BenchmarkPure(b *testing.B) {}\n",
+		"c/c.go":       "package c\n\n// int two(void) { return 2; }\nimport \"C\"\n\nfunc Two() int { return int(C.two()) }\n",
+		"c/c_test.go":  "package c\n\nimport \"testing\"\n\nfunc BenchmarkTwo(b *testing.B) { for range b.N { Two() } }\n",
+	}
+	for name, text := range files {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "one"}} {
+		if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	ctx := context.Background()
+	b, err := gobench.NewBuilder(gobench.Subject{Repo: dir}, t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	commit, err := b.Resolve(ctx, "HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := b.Build(ctx, "before", "HEAD", commit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Packages) != 1 || s.Packages[0].ImportPath != "example.com/cgox" {
+		t.Errorf("built %+v, want only example.com/cgox", s.Packages)
+	}
+	if len(s.Failed) != 1 || !strings.Contains(s.Failed[0].Error, "needs cgo and no C compiler") || !strings.Contains(s.Failed[0].Tail, "nonexistent-cc") {
+		t.Errorf("failed %+v, want example.com/cgox/c with the cgo hint", s.Failed)
+	}
+}
