@@ -187,7 +187,7 @@ func cmpFloat(a, b float64) int {
 // the harness's own.
 func goBenchOnce(ctx context.Context, c *Controls, timeout time.Duration, b expdir.Build, m suite.Measure, pre, args, env []string) (expdir.Measurement, []gobench.Result, string, error) {
 	gb := m.GoBench
-	if err := c.Use(b); err != nil {
+	if err := c.UseTool(b, m.Tool); err != nil {
 		return expdir.Measurement{}, nil, "", err
 	}
 	src, err := c.pointSource(b)
