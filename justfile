@@ -7,15 +7,23 @@ set positional-arguments := true
 
 # Builds both revisions, runs the suite in alternating before/after pairs (ABBA),
 # records every run, judges it and writes the note.
-# Judge a change. Keys: before=REV after=REV [pairs=6] [suite=default] [exp=NNN-slug] [resume=1]
+# With repo=PATH or module=PATH it judges that Go module's own benchmarks instead
+# (pkg=./... bench=REGEXP; see docs/guide-gomod.md).
+# Judge a change. Keys: before=REV after=REV [pairs=6] [suite=default] [exp=NNN-slug] [resume=1] [repo=PATH|module=PATH] [pkg=./...] [bench=REGEXP]
 pairs +args:
     go run ./cmd/pure-pairs run "$@"
 
 # Builds and counts the commits on the first-parent path from good to bad, halving
 # the range like git bisect.
-# Find the commit that made a workload's instruction count rise. Keys: good=REV bad=REV workload=W [threshold=1%] [repeat=3] [suite=default]
+# With repo=PATH, bench=Name names a Go benchmark of that repository instead.
+# Find the commit that made a workload's instruction count rise. Keys: good=REV bad=REV workload=W [threshold=1%] [repeat=3] [suite=default] [repo=PATH bench=Name]
 bisect +args:
     go run ./cmd/pure-pairs bisect "$@"
+
+# Criteria are fixed before a change is measured; someone else's module carries none of ours.
+# Write the default criteria into a new experiment directory to edit before its run. Keys: exp=NNN-slug
+criteria +args:
+    go run ./cmd/pure-pairs criteria "$@"
 
 # Acceptance test on a planted regression: in a scratch copy of the repository, pairs must
 # call a 3 % rise in sort-ints-10k worse, the profile diff name its function, bisect its commit.

@@ -14,6 +14,7 @@ import (
 
 const bisectUsage = `usage: pure-pairs bisect --good REV --bad REV --workload W [flags]
        pure-pairs bisect good=REV bad=REV workload=W [threshold=1%] [repeat=3] [suite=default]
+       pure-pairs bisect repo=PATH good=REV bad=REV bench=Name [pkg=./...] [threshold=1%] [repeat=3]
 
 Finds the first commit on the first-parent path from good (exclusive) to bad
 (inclusive) whose instruction count per operation of workload W rises beyond
@@ -30,6 +31,12 @@ spread of the counts at good, and unless bad is above it bisect stops and
 says so. Then it halves the range, assuming the rise stays once it came. A
 commit that does not build, or whose measurement fails, is skipped, as by
 git bisect skip, and reported.
+
+With repo=PATH it bisects a Go benchmark of that git repository instead:
+bench=Name names it as pairs does (Sum for BenchmarkSum, Parse/small for a
+sub-benchmark); each commit's test binaries are built in a worktree of that
+repository (cached with pairs), and its instructions per op are counted
+under callgrind from two iteration counts chosen at good.
 
 It prints each commit measured, with its count and its ratio to good's, then
 the first bad commit, its subject line and its ratio. When skipped commits
@@ -78,6 +85,7 @@ func newBisectFlags(o *bisect.Options, w io.Writer) *flag.FlagSet {
 	fs.IntVar(&o.Ops, "ops", 0, "operations per measurement (`N`), instead of the suite's")
 	fs.StringVar(&o.Backend, "backend", "", "the `backend`, perf or callgrind (default: perf when it can count instructions here, else callgrind)")
 	o.Options.Flags(fs)
+	goBenchFlags(fs, &o.GoBench)
 	return fs
 }
 
@@ -108,7 +116,13 @@ func bisectOptions(args []string, stderr io.Writer) (bisect.Options, error) {
 			return o, errUsage
 		}
 	}
+	if o.GoBench != nil && o.Workload == "" {
+		// With repo=, bench=Name names the benchmark bisected.
+		o.Workload, o.GoBench.Bench = o.GoBench.Bench, ""
+	}
 	switch {
+	case o.GoBench != nil && o.GoBench.Repo == "":
+		fmt.Fprintln(stderr, "bench= and pkg= bisect a Go benchmark of repo=PATH: name the repository")
 	case o.Good == "" || o.Bad == "":
 		fmt.Fprintln(stderr, "both --good and --bad are needed")
 	case o.Workload == "":

@@ -9,6 +9,15 @@
 //	pure-pairs run --before REV --after REV [--pairs N] [--suite NAME] [--exp NAME] [--resume]
 //	pure-pairs run before=REV after=REV [pairs=N] [suite=NAME] [exp=NAME] [resume=1]
 //	pure-pairs bisect good=REV bad=REV workload=W [threshold=1%] [repeat=3] [suite=default]
+//	pure-pairs run repo=PATH before=REV after=REV [pkg=./...] [bench=REGEXP]
+//	pure-pairs run module=PATH before=VERSION after=VERSION [pkg=...] [bench=...]
+//	pure-pairs bisect repo=PATH good=REV bad=REV bench=Name
+//	pure-pairs criteria exp=NAME
+//
+// With repo= or module= the subject is another Go module's own benchmarks
+// (package workbench/experiments/lab/gobench; docs/guide-gomod.md). The
+// checkout the harness runs from is --checkout (default: the one holding
+// the working directory).
 //
 // The subject binaries come from the revisions, built in git worktrees and
 // cached by commit; the harness, the suite and the experiment directory come

@@ -47,6 +47,9 @@ func exitCode(err error) int {
 
 const usage = `usage: pure-pairs run --before REV --after REV [flags]
        pure-pairs run before=REV after=REV [pairs=N] [max-pairs=N] [suite=NAME] [exp=NAME] [resume=1]
+       pure-pairs run repo=PATH before=REV after=REV [pkg=./...] [bench=REGEXP] [pairs=N] [exp=NAME]
+       pure-pairs run module=PATH before=VERSION after=VERSION [pkg=...] [bench=...] [exp=NAME]
+       pure-pairs criteria exp=NAME
 
 Builds cmd/pure-count (and any other tool the suite names) at two revisions,
 caching the binaries by commit; runs the suite's workloads on both sides in
@@ -74,6 +77,19 @@ judge takes its spread as the noise floor of counts.
 
 The harness, the suite and the experiments directory come from the current
 checkout; only the measured binaries come from the two revisions.
+
+With repo=PATH (a git repository of any Go module) or module=PATH (a module
+from the module proxy) it judges that module's own benchmarks instead of a
+suite: each side's packages matching pkg are built with go test -c (in a
+worktree of that repository, or a writable copy of the module version,
+cached by commit or version); each benchmark matching bench that both sides
+have, sub-benchmarks each on their own, is run natively
+(-test.benchtime=Nx, one N for both sides from a short probe) and counted
+under callgrind ((Ir(N2x) - Ir(N1x)) / (N2 - N1)); benchmarks on one side
+only, and those whose probe fails, are listed in the note, not judged. The
+criteria are the experiment directory's own file when one is there before
+the run (pure-pairs criteria exp=NAME writes the defaults to edit, and
+stops), else the defaults, and the note says which.
 
 Operands of the form NAME=VALUE set the flag of that name (the form just
 passes them in); up to two bare operands are the before and after revisions.
@@ -139,6 +155,11 @@ func options(args []string, stderr io.Writer) (pairs.Options, error) {
 		fs.Usage()
 		return o, errUsage
 	}
+	if err := checkGoBench(o.GoBench); err != nil {
+		fmt.Fprintln(stderr, err)
+		fs.Usage()
+		return o, errUsage
+	}
 	return o, nil
 }
 
@@ -159,6 +180,7 @@ func newFlags(o *pairs.Options, w io.Writer) *flag.FlagSet {
 	fs.BoolVar(&o.Resume, "resume", false, "continue an experiment that has runs, skipping the recorded cells\n(without --exp: the latest experiment of these two commits)")
 	fs.StringVar(&o.CalibrationDir, "calibration", "", "`directory` of the A/A calibration of each commit and suite (default: REPO/data/calibration)")
 	o.Options.Flags(fs)
+	goBenchFlags(fs, &o.GoBench)
 	return fs
 }
 
@@ -219,6 +241,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	switch args[0] {
 	case "run":
+	case "criteria":
+		if wantsHelp(args[1:]) {
+			fmt.Fprint(stdout, criteriaUsage)
+			return nil
+		}
+		return runCriteria(ctx, args[1:], stdout, stderr)
 	case "bisect":
 		if wantsHelp(args[1:]) {
 			printBisectHelp(stdout)

@@ -176,7 +176,7 @@ func TestBisect_EndToEnd(t *testing.T) {
 		"experiments/suites/tiny.suite": "workload count-a backend=callgrind ops=5\n",
 	})
 	var stdout, stderr bytes.Buffer
-	args := []string{"bisect", "--repo", repo.Dir, "--cache", t.TempDir(), "--backend", "callgrind",
+	args := []string{"bisect", "--checkout", repo.Dir, "--cache", t.TempDir(), "--backend", "callgrind",
 		"good=HEAD~1", "bad=main", "workload=count-a", "suite=tiny", "repeat=2"}
 	// At the default threshold of 1 %, a rise of exactly 1 % is no rise.
 	if err := run(context.Background(), args, &stdout, &stderr); !errors.Is(err, bisect.ErrNoRise) || exitCode(err) != 1 {
@@ -214,7 +214,7 @@ func TestRun_EndToEnd(t *testing.T) {
 		"pairs 3\nworkload count-a backend=perf ops=5\nworkload count-a backend=callgrind ops=5\nworkload count-b backend=perf ops=7\n"), 0o644)
 
 	var stdout, stderr bytes.Buffer
-	args := []string{"run", "--repo", repo.Dir, "--cache", t.TempDir(),
+	args := []string{"run", "--checkout", repo.Dir, "--cache", t.TempDir(),
 		"before=HEAD~1", "after=main", "pairs=1", "max-pairs=1", "suite=tiny", "exp=001-cli", "resume=0"}
 	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
 		t.Fatalf("%v\nstderr:\n%s", err, stderr.String())
@@ -276,7 +276,7 @@ func TestRun_ExtendsUndecided(t *testing.T) {
 	os.WriteFile(filepath.Join(suites, "tiny.suite"), []byte(
 		"workload count-a backend=callgrind ops=5\nworkload count-b backend=callgrind ops=7\n"), 0o644)
 	var stdout, stderr bytes.Buffer
-	args := []string{"run", "--repo", repo.Dir, "--cache", t.TempDir(),
+	args := []string{"run", "--checkout", repo.Dir, "--cache", t.TempDir(),
 		"before=HEAD~1", "after=main", "pairs=1", "suite=tiny", "exp=002-ext"}
 	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
 		t.Fatalf("%v\nstderr:\n%s", err, stderr.String())

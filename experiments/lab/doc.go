@@ -11,6 +11,9 @@
 //   - judge: the statistics and the verdict (with the runner's estimators
 //     and settling rules, rounds.go).
 //   - build: building revisions; the options pairs and bisect share.
+//   - gobench: another Go module's benchmarks as a suite: its sides'
+//     test binaries (a worktree of its repository, or a copy of a module
+//     version), the probe that chooses their iterations, benchfmt parsing.
 //   - measure: running subject processes and parsing their output.
 //   - pairs: the before/after runner (`just pairs`).
 //   - bisect: the first commit where a count rose (`just bisect`).

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"workbench/experiments/lab/build"
+	"workbench/experiments/lab/gobench"
 	"workbench/experiments/lab/judge"
 	"workbench/experiments/lab/measure"
 	"workbench/experiments/lab/stats"
@@ -66,6 +67,13 @@ type Options struct {
 	Log io.Writer
 	// OnStep, if set, is called after each commit is measured or skipped.
 	OnStep func(Step)
+	// GoBench, when set, bisects another module's Go benchmark instead
+	// (gobench.go): Good and Bad are commits of its repository, Workload
+	// the benchmark (as pairs names it: Sum, Parse/small), counted under
+	// callgrind; Suite, Ops and Backend are unused.
+	GoBench *gobench.Subject
+	// GoBenchPlan shapes the measurement (zero: the defaults).
+	GoBenchPlan gobench.Plan
 }
 
 // A Step is one commit a bisection measured, or skipped.
@@ -140,6 +148,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err := o.fill(ctx); err != nil {
 		return nil, err
 	}
+	if o.GoBench != nil {
+		return runGoBench(ctx, o, logf)
+	}
 	if o.Backend == "" {
 		var why error
 		if o.Backend, why = measure.DetectBackend(); why != nil {
@@ -189,7 +200,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	for _, n := range controls.Notes {
 		logf("warning: %s", n)
 	}
-	bs := &bisector{o: &o, b: b, c: &controls, m: m, res: res, logf: logf}
+	bs := &bisector{o: &o, b: b, c: &controls, m: m, res: res, logf: logf, repo: o.Repo}
 
 	// 4. Good, then bad: the threshold, and whether there is a rise at all.
 	if err := bs.ends(ctx, good, bad); err != nil {
@@ -374,6 +385,10 @@ type bisector struct {
 	res *Result
 	// logf logs what the bisection does.
 	logf func(string, ...any)
+	// repo is the repository whose commits are bisected.
+	repo string
+	// gb, when set, builds and counts a Go benchmark (gobench.go).
+	gb *goBisect
 }
 
 // step builds and measures one commit. The error is non-nil only when the
@@ -381,7 +396,7 @@ type bisector struct {
 // does not build or measure is returned skipped.
 func (bs *bisector) step(ctx context.Context, role, rev, commit string) (Step, error) {
 	s := Step{Role: role, Commit: commit}
-	s.Subject, _ = build.Git(ctx, bs.o.Repo, "log", "-1", "--format=%s", commit)
+	s.Subject, _ = build.Git(ctx, bs.repo, "log", "-1", "--format=%s", commit)
 	defer func() {
 		bs.res.Steps = append(bs.res.Steps, s)
 		if s.Skipped != "" {
@@ -391,6 +406,9 @@ func (bs *bisector) step(ctx context.Context, role, rev, commit string) (Step, e
 			bs.o.OnStep(s)
 		}
 	}()
+	if bs.gb != nil {
+		return s, bs.gb.step(ctx, bs, &s, role, rev)
+	}
 	bld, err := bs.b.Build(ctx, role, rev, commit, []string{bs.m.Tool})
 	if ctx.Err() != nil {
 		return s, ctx.Err()
@@ -428,13 +446,19 @@ func (bs *bisector) step(ctx context.Context, role, rev, commit string) (Step, e
 		s.Skipped = "measurement failed: " + ms.Error
 		return s, nil
 	}
+	bs.rate(&s, role)
+	return s, nil
+}
+
+// rate sets a measured step's count, the median of its counts, and its
+// ratio to good's.
+func (bs *bisector) rate(s *Step, role string) {
 	s.Count = stats.Median(s.Counts)
 	s.Ratio = 1
 	if role != RoleGood {
 		s.Ratio = s.Count / bs.res.Good.Count
 		s.Bad = s.Ratio-1 > bs.res.Threshold+1e-12 // not for a rounding error at exactly the threshold
 	}
-	return s, nil
 }
 
 // firstError returns the first line of go build's output that is not a

@@ -200,8 +200,12 @@ func goEnv(ctx context.Context, key string) (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
-// Short returns the abbreviated form of a commit hash.
+// Short returns the abbreviated form of a commit hash; a module@version
+// (the side of a Go module's benchmarks, package gobench) is kept whole.
 func Short(commit string) string {
+	if strings.Contains(commit, "@") {
+		return commit
+	}
 	if len(commit) > 7 {
 		return commit[:7]
 	}

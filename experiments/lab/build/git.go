@@ -40,7 +40,7 @@ func RepoRoot(ctx context.Context, dir string) (string, error) {
 		if abs, aerr := filepath.Abs(dir); aerr == nil {
 			dir = abs
 		}
-		return "", fmt.Errorf("%s is not inside a git checkout of the project (run from one, or name it with --repo): %w", dir, err)
+		return "", fmt.Errorf("%s is not inside a git checkout of the project (run from one, or name it with --checkout): %w", dir, err)
 	}
 	return root, nil
 }

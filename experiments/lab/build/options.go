@@ -37,7 +37,7 @@ type Options struct {
 // Flags defines the shared flags on fs, writing into o.
 func (o *Options) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&o.Suite, "suite", "default", "suite `name` in EXPERIMENTS/suites/, or a path to a .suite file")
-	fs.StringVar(&o.Repo, "repo", "", "the checkout (`directory`) to run from, whose history holds the revisions (default: the one containing the working directory)")
+	fs.StringVar(&o.Repo, "checkout", "", "the checkout of this project (`directory`) to run from, whose history holds the revisions of its own suites (default: the one containing the working directory)")
 	fs.StringVar(&o.ExperimentsDir, "experiments", "", "experiments `directory`, holding suites/ (default: REPO/experiments)")
 	fs.StringVar(&o.CacheDir, "cache", "", "cache `directory` for builds and run directories (default: $XDG_CACHE_HOME/workbench or ~/.cache/workbench)")
 	fs.StringVar(&o.CPU, "cpu", "", "taskset -c `list` to pin the subject to, or none (default: the last CPU, CPU 1 on a 2-core machine)")

@@ -51,7 +51,7 @@ func (d Dir) Name() string { return filepath.Base(filepath.Clean(string(d))) }
 // ProfilePath returns the pprof profile of workload on side ("before" or
 // "after"), relative to the directory: profiles/W.before.pb.gz.
 func ProfilePath(workload, side string) string {
-	return filepath.Join(ProfilesDir, workload+"."+side+".pb.gz")
+	return filepath.Join(ProfilesDir, FileName(workload)+"."+side+".pb.gz")
 }
 
 // RawProfileDir is where the callgrind measurements of one side keep their

@@ -49,6 +49,9 @@ type Meta struct {
 	// recorded when the experiment started; nil in experiments from
 	// before it was recorded.
 	Changes *Changes `json:"changes,omitempty"`
+	// GoBench describes an experiment on another module's Go benchmarks;
+	// nil for the project's own suites.
+	GoBench *GoBenchMeta `json:"gobench,omitempty"`
 	// Harness is the checkout the harness ran from.
 	Harness Harness           `json:"harness"`
 	Machine perfcount.Machine `json:"machine"`

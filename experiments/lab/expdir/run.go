@@ -60,6 +60,11 @@ type Metrics struct {
 	// that ran next to each other: the after run's over the before run's is
 	// the interquartile geometric mean of the region-by-region ratios.
 	PairedTime float64 `json:"paired_time,omitempty"`
+	// BytesPerOp and AllocsPerOp are, for a Go benchmark, the testing
+	// package's B/op and allocs/op (-test.benchmem), the median of the
+	// run's results; nil when it did not report them.
+	BytesPerOp  *float64 `json:"bytes_per_op,omitempty"`
+	AllocsPerOp *float64 `json:"allocs_per_op,omitempty"`
 }
 
 // Count is one event's count per operation in a run.

@@ -20,6 +20,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -138,6 +139,12 @@ func result(r expdir.Run) string {
 	if r.Metrics.CPUPerOp > 0 {
 		fmt.Fprintf(&b, " %.6g cpu-sec/op", r.Metrics.CPUPerOp)
 	}
+	if v := r.Metrics.BytesPerOp; v != nil {
+		fmt.Fprintf(&b, " %.6g B/op", *v)
+	}
+	if v := r.Metrics.AllocsPerOp; v != nil {
+		fmt.Fprintf(&b, " %.6g allocs/op", *v)
+	}
 	for _, c := range r.Counts {
 		if c.Multiplexed {
 			continue // counted for part of the run only; the note shows it
@@ -159,8 +166,12 @@ func Unit(c expdir.Count) string {
 }
 
 // Name turns a workload name into a benchmark name: "store-get" becomes
-// "StoreGet", "sort-ints-10k" "SortInts10k".
+// "StoreGet", "sort-ints-10k" "SortInts10k". A Go benchmark's workload
+// (gobench: "Parse/small") is already one and is kept, but for spaces.
 func Name(workload string) string {
+	if !projectName.MatchString(workload) {
+		return strings.ReplaceAll(workload, " ", "_")
+	}
 	var b strings.Builder
 	up := true
 	for _, r := range workload {
@@ -176,6 +187,9 @@ func Name(workload string) string {
 	}
 	return b.String()
 }
+
+// projectName is how the project's own workloads are named.
+var projectName = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 
 // WriteFile writes the export of runs into dir/bench.txt, atomically.
 func WriteFile(dir, experiment string, runs []expdir.Run) error {

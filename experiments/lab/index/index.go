@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -123,9 +124,14 @@ func entry(root, rel, number string, git Git) (Entry, error) {
 	return en, nil
 }
 
-// side is a commit, abbreviated, with its subject.
+// side is a commit, abbreviated, with its subject; a module's version
+// (module@version, Go benchmarks of a module) is the last element of the
+// module's path and the version.
 func side(b expdir.Build, git Git) string {
 	c := b.Commit
+	if mod, v, ok := strings.Cut(c, "@"); ok {
+		return "`" + path.Base(mod) + "@" + v + "`"
+	}
 	if len(c) > 7 {
 		c = c[:7]
 	}

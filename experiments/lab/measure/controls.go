@@ -148,6 +148,22 @@ func (c *Controls) Use(b expdir.Build) error {
 	return nil
 }
 
+// UseTool is Use for one program of the build: only tool is copied, for
+// builds of many programs of which a process runs one (a Go module's test
+// binaries, one per package).
+func (c *Controls) UseTool(b expdir.Build, tool string) error {
+	dir, err := freshCopy(b.Dir, c.RunDir, tool)
+	if err != nil {
+		return fmt.Errorf("copying %s of %s for a run: %w", tool, b.Dir, err)
+	}
+	c.copies = append(c.copies, dir)
+	if err := c.point(dir); err != nil {
+		return err
+	}
+	c.tidy()
+	return nil
+}
+
 // copyBuild makes a fresh copy of a side's build directory under RunDir,
 // kept until tidy removes it.
 func (c *Controls) copyBuild(b expdir.Build) (string, error) {
@@ -187,9 +203,9 @@ func (c *Controls) tidy() {
 	c.copies = keep
 }
 
-// freshCopy copies the regular files of dir into a new directory under
-// parent and returns it.
-func freshCopy(dir, parent string) (string, error) {
+// freshCopy copies the regular files of dir (only those named in only,
+// when it names any) into a new directory under parent and returns it.
+func freshCopy(dir, parent string, only ...string) (string, error) {
 	out, err := os.MkdirTemp(parent, "bin-copy-")
 	if err != nil {
 		return "", err
@@ -200,7 +216,7 @@ func freshCopy(dir, parent string) (string, error) {
 		return "", err
 	}
 	for _, e := range entries {
-		if !e.Type().IsRegular() {
+		if !e.Type().IsRegular() || len(only) > 0 && !slices.Contains(only, e.Name()) {
 			continue
 		}
 		b, err := os.ReadFile(filepath.Join(dir, e.Name()))

@@ -215,9 +215,9 @@ func fileExists(p string) bool {
 // which the profile subtracts (pairs.convertProfiles), so that what is left
 // is the instructions of N2 − N1 requests by function.
 func keepDump(dump, dir, workload string, j int) {
-	name := workload + ".1.callgrind"
+	name := expdir.FileName(workload) + ".1.callgrind"
 	if j == 0 {
-		name = workload + ".base.callgrind"
+		name = expdir.FileName(workload) + ".base.callgrind"
 	}
 	if os.MkdirAll(dir, 0o755) == nil {
 		os.Rename(dump, filepath.Join(dir, name))

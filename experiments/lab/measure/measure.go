@@ -73,6 +73,12 @@ func RunCells(ctx context.Context, c *Controls, timeout time.Duration, g Group) 
 			}
 			continue
 		}
+		if m.GoBench != nil {
+			if err := runGoBench(ctx, c, timeout, g, m, lines); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if m.PrepareOnce && !c.PrepareOnce {
 			m.PrepareOnce = false // a side's pure-count predates --rerun (see Controls)
 		}
@@ -354,18 +360,25 @@ type output struct {
 // exited non-zero or timed out is described in the Measurement. timeout is
 // the suite's, which the measurement's own overrides.
 func Invoke(ctx context.Context, c *Controls, timeout time.Duration, m suite.Measure, args []string) (ms expdir.Measurement, stdout []byte, stderrTail string, err error) {
+	return invoke(ctx, c, timeout, m, nil, args, c.Env, c.RunDir)
+}
+
+// invoke is Invoke with pre (such as valgrind's command) between the
+// controls' prefix and the program, the environment env and the working
+// directory dir.
+func invoke(ctx context.Context, c *Controls, timeout time.Duration, m suite.Measure, pre, args, env []string, dir string) (ms expdir.Measurement, stdout []byte, stderrTail string, err error) {
 	ms = expdir.Measurement{Backend: m.Backend, Args: args}
 	if m.Timeout > 0 {
 		timeout = m.Timeout
 	}
-	argv := append(c.Prefix(), c.Program(m.Tool))
+	argv := append(append(c.Prefix(), pre...), c.Program(m.Tool))
 	argv = append(argv, args...)
 
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(runCtx, argv[0], argv[1:]...)
-	cmd.Dir = c.RunDir
-	cmd.Env = c.Env
+	cmd.Dir = dir
+	cmd.Env = env
 	// Its own process group, so a timeout or an interrupt also ends whatever
 	// it started (valgrind, pure-count's measuring child).
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}

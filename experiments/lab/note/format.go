@@ -199,6 +199,9 @@ func formatConfidence(c float64) string {
 
 // shortHash abbreviates a commit hash to 12 characters.
 func shortHash(h string) string {
+	if strings.Contains(h, "@") {
+		return h // a module@version (Go benchmarks of a module): kept whole
+	}
 	if len(h) > 12 {
 		return h[:12]
 	}

@@ -108,6 +108,9 @@ func (e *Experiment) whatChanged() string {
 		return "What changed: nothing; this is an A/A run, the same commit on both sides, which measures the noise."
 	}
 	c := m.Changes
+	if g := m.GoBench; c == nil && g != nil && g.Module != "" {
+		return "What changed: module " + code(g.Module) + " from " + code(m.Before.Revision) + " to " + code(m.After.Revision) + " (two released versions: no commits between them are recorded)."
+	}
 	if c == nil {
 		return "What changed: not recorded (meta.json predates it); see `git log " + shortHash(m.Before.Commit) + ".." + shortHash(m.After.Commit) + "`."
 	}

@@ -28,6 +28,7 @@ func (e *Experiment) Write(w io.Writer) error {
 	fmt.Fprintf(&b, "# Experiment %s%s\n\n", e.Name, aaTitle(e.Meta))
 	e.writeSummary(&b)
 	e.writeCompared(&b)
+	e.writeGoBench(&b)
 	e.writeVerdict(&b)
 	e.writeCriteria(&b)
 	e.writeMachine(&b)
@@ -71,6 +72,8 @@ func side(s expdir.Build) string {
 		return code(s.Revision)
 	case s.Revision == "":
 		return "commit " + code(shortHash(s.Commit))
+	case strings.Contains(s.Commit, "@"):
+		return code(s.Revision) + " (" + code(s.Commit) + ")" // a module's version
 	}
 	return code(s.Revision) + " (commit " + code(shortHash(s.Commit)) + ")"
 }
@@ -172,8 +175,16 @@ func (e *Experiment) writeCriteria(b *strings.Builder) {
 		}
 		b.WriteString(".\n\n")
 	case "file":
+		if g := e.Meta.GoBench; g != nil && g.CriteriaNote != "" {
+			fmt.Fprintf(b, "%s.\n\n", capitalize(g.CriteriaNote))
+			break
+		}
 		b.WriteString("Written in the experiment directory; not committed at the before revision, so they may have been written after the change was measured.\n\n")
 	case "default":
+		if g := e.Meta.GoBench; g != nil && g.CriteriaNote != "" {
+			fmt.Fprintf(b, "%s; the runner wrote them into the experiment directory before the first run.\n\n", capitalize(g.CriteriaNote))
+			break
+		}
 		b.WriteString("The defaults: no criteria file was committed at the before revision, so the runner wrote the defaults into the experiment directory before the first run.\n\n")
 	default:
 		fmt.Fprintf(b, "Origin not recorded in %s.\n\n", expdir.MetaFile)

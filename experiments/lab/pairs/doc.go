@@ -23,6 +23,13 @@
 // Progress (progress.go) is one updating line on a terminal, plain lines
 // elsewhere.
 //
+// With Options.GoBench the subject is another module's Go benchmarks
+// (gobench.go): stage 1 is skipped, stage 2 builds each side's test
+// binaries in a worktree of that repository (or a copy of the module
+// version) with gobench.Builder, and gobench.Plan makes the suite from the
+// benchmarks both sides have, probed once both are built; the stages after
+// it are the same.
+//
 // # Calibration
 //
 // An experiment whose two sides resolve to the same commit is an A/A

@@ -13,6 +13,7 @@ import (
 
 	"workbench/experiments/lab/build"
 	"workbench/experiments/lab/expdir"
+	"workbench/experiments/lab/gobench"
 	"workbench/experiments/lab/measure"
 	"workbench/experiments/lab/suite"
 	"workbench/perfcount"
@@ -54,6 +55,13 @@ type Options struct {
 	Log io.Writer
 	// OnRun, if set, is called after each run is recorded.
 	OnRun func(*expdir.Line)
+	// GoBench, when set, judges another module's Go benchmarks instead of
+	// a suite (gobench.go): Before and After are then revisions of its
+	// repository, or versions of its module, and Suite is unused.
+	GoBench *gobench.Subject
+	// GoBenchPlan shapes the measurements of each benchmark (zero: the
+	// defaults).
+	GoBenchPlan gobench.Plan
 }
 
 // Result is what Run did.
@@ -143,6 +151,10 @@ type runner struct {
 	substitute string
 	// p is the progress while cells run; logf writes through it.
 	p *Progress
+	// gb builds the sides of Options.GoBench, gbMeta records them; nil
+	// for a suite's experiment.
+	gb     *gobench.Builder
+	gbMeta *expdir.GoBenchMeta
 }
 
 // logf writes one line to the log: through the progress while it runs,
@@ -165,6 +177,9 @@ func (r *runner) prepare(ctx context.Context) error {
 	o := &r.o
 	if err := o.fill(ctx); err != nil {
 		return err
+	}
+	if o.GoBench != nil {
+		return r.prepareGoBench(ctx)
 	}
 	su, err := suite.LoadSuite(o.SuitesDir(), o.Suite)
 	if err != nil {
@@ -209,6 +224,9 @@ func (r *runner) open(ctx context.Context) (unlock func(), err error) {
 	if exp == "" {
 		if exp, err = NextExperiment(o.ExperimentsDir, commits[0], commits[1]); err != nil {
 			return nil, err
+		}
+		if r.gb != nil && r.gb.Subject.Module != "" {
+			exp = moduleExperiment(exp, commits)
 		}
 	}
 	if err := checkExperimentName(exp); err != nil {
@@ -261,6 +279,9 @@ func (r *runner) readOldMeta() error {
 // experiment, is built once, then found in the cache) and sets up the
 // controls.
 func (r *runner) buildAndControl(ctx context.Context) error {
+	if r.gb != nil {
+		return r.buildGoBench(ctx)
+	}
 	var err error
 	for i, side := range []measure.Side{measure.Before, measure.After} {
 		if r.builds[i], err = r.b.Build(ctx, string(side), r.revs[i], r.commits[i], r.su.Tools()); err != nil {
@@ -305,6 +326,10 @@ func (r *runner) start(ctx context.Context) error {
 		return err
 	}
 	r.cells = Schedule(o.Pairs, su.Workloads)
+	changes := changesBetween(ctx, o.Repo, commits[0], commits[1])
+	if r.gb != nil {
+		changes = r.goBenchChanges(ctx)
+	}
 	if old := r.old; old != nil {
 		res.Meta = *old
 		for _, ext := range old.Extensions {
@@ -320,6 +345,7 @@ func (r *runner) start(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("criteria: %w", err)
 	}
+	r.noteGoBenchCriteria(origin)
 	calib, err := setupCalibration(o.CalibrationDir, commits[0], su.Name, res.Dir, r.aa)
 	if err != nil {
 		return err
@@ -339,7 +365,7 @@ func (r *runner) start(ctx context.Context) error {
 		Suite: su.Name, SuitePath: su.Path, SuiteText: su.Text,
 		Pairs: o.Pairs, MaxPairs: max(o.MaxPairs, o.Pairs), Runs: len(r.cells), Timeout: su.Timeout,
 		Controls: r.controls.Controls, Criteria: origin, AA: r.aa, Calibration: calib,
-		Changes: changesBetween(ctx, o.Repo, commits[0], commits[1]),
+		Changes: changes, GoBench: r.gbMeta,
 		Harness: harnessInfo(ctx, o.Repo), Machine: perfcount.ThisMachine(), Start: time.Now().UTC(),
 	}
 	return expdir.Dir(res.Dir).WriteMeta(&res.Meta)

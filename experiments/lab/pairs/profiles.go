@@ -36,13 +36,13 @@ func convertProfiles(expDir string, su *suite.Suite) []error {
 	var errs []error
 	for _, w := range su.Workloads {
 		for _, side := range []string{"before", "after"} {
-			in := filepath.Join(d.RawProfileDir(side), w.Name+".1.callgrind")
+			in := filepath.Join(d.RawProfileDir(side), expdir.FileName(w.Name)+".1.callgrind")
 			if _, err := os.Stat(in); err != nil {
 				continue // no callgrind measurement, or it failed: the line says so
 			}
 			out := d.Path(expdir.ProfilePath(w.Name, side))
 			convert := callgrind.ConvertFile
-			base := filepath.Join(d.RawProfileDir(side), w.Name+".base.callgrind")
+			base := filepath.Join(d.RawProfileDir(side), expdir.FileName(w.Name)+".base.callgrind")
 			if _, err := os.Stat(base); err == nil {
 				convert = func(in, out string) error { return convertDifference(in, base, out) }
 			}

@@ -170,13 +170,13 @@ func (s *Suite) HasHTTP() bool {
 	return false
 }
 
-// CountTools returns the tools of the measurements that are not HTTP
-// ones, sorted, each once: those that speak pure-count's run contract.
+// CountTools returns the tools of the measurements that are neither HTTP
+// ones nor Go benchmarks, sorted, each once: those that speak pure-count's run contract.
 func (s *Suite) CountTools() []string {
 	var tools []string
 	for _, w := range s.Workloads {
 		for _, m := range w.Measures {
-			if m.HTTP == nil && !slices.Contains(tools, m.Tool) {
+			if m.HTTP == nil && m.GoBench == nil && !slices.Contains(tools, m.Tool) {
 				tools = append(tools, m.Tool)
 			}
 		}

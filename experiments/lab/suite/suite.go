@@ -142,6 +142,9 @@ type Measure struct {
 	// HTTP, when not nil, makes this a measurement of a server under load
 	// (key load=; see HTTP); the pure-count keys above are then unused.
 	HTTP *HTTP
+	// GoBench, when not nil, makes this a run of a Go benchmark of another
+	// module (see GoBench); Tool is then the side's test binary.
+	GoBench *GoBench
 	// Line is the suite line that declared it.
 	Line int
 }
