@@ -101,16 +101,13 @@ func (b *bank) perBranch(t *app.Turn) error {
 	return nil
 }
 
-// inCredit counts the accounts with a positive balance.
+// inCredit counts the accounts with a positive balance: the entries of
+// the balance index from 1 up, counted by position without visiting them,
+// as SQLite answers it from its index on balance. (A scan of every
+// account, as before, was 0.3-0.4x SQLite: experiment 035.)
 func inCredit(t *app.Turn) error {
-	n := int64(0)
-	t.Scan(0, t.Len(), func(r app.Record) bool {
-		if r.IntAt(colBalance) > 0 {
-			n++
-		}
-		return true
-	})
-	t.SetNumber(n)
+	n := t.Table("accounts").Index("by_balance").Count(app.K().Int(1), app.K())
+	t.SetNumber(int64(n))
 	return nil
 }
 

@@ -5,7 +5,7 @@
 // per 100), and seven views that read them:
 //
 //	GET /views/per_branch          rows: branch, accounts, total (sum of balances), by branch
-//	GET /views/in_credit           number: accounts with balance > 0 (a scan)
+//	GET /views/in_credit           number: accounts with balance > 0 (balance index)
 //	GET /views/large?min=M         rows: accounts with balance >= M, largest first
 //	                               (by the balance index; ties by id, descending)
 //	GET /views/ranks               rows: id, balance, rank (1 + accounts with a larger

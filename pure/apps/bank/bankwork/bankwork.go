@@ -27,7 +27,7 @@ type Query struct {
 // Queries are the bank queries, one workload each per size.
 var Queries = []Query{
 	{"per_branch", "count=10000", "sum of balances by branch (a scan of every account)"},
-	{"in_credit", "", "count of accounts with balance > 0 (a scan)"},
+	{"in_credit", "", "count of accounts with balance > 0 (balance index)"},
 	{"large", "min=400000&count=1000", "1,000 accounts with balance >= 400000, largest first (balance index)"},
 	{"ranks", "count=1000", "1,000 accounts by balance with their RANK() (balance index)"},
 	{"join", "count=1000", "1,000 accounts by id with their branch's name and city (a lookup each)"},
