@@ -9,14 +9,14 @@ set positional-arguments := true
 # records every run, judges it and writes the note.
 # With repo=PATH or module=PATH it judges that Go module's own benchmarks instead
 # (pkg=./... bench=REGEXP; see docs/guide-gomod.md).
-# Judge a change. Keys: before=REV after=REV [pairs=6] [suite=default] [exp=NNN-slug] [resume=1] [repo=PATH|module=PATH] [pkg=./...] [bench=REGEXP]
+# Judge a change. Keys: before=REV after=REV [pairs=6] [suite=apps] [exp=NNN-slug] [resume=1] [repo=PATH|module=PATH] [pkg=./...] [bench=REGEXP]
 pairs +args:
     go run ./cmd/pure-pairs run "$@"
 
 # Builds and counts the commits on the first-parent path from good to bad, halving
 # the range like git bisect.
 # With repo=PATH, bench=Name names a Go benchmark of that repository instead.
-# Find the commit that made a workload's instruction count rise. Keys: good=REV bad=REV workload=W [threshold=1%] [repeat=3] [suite=default] [repo=PATH bench=Name]
+# Find the commit that made a workload's instruction count rise. Keys: good=REV bad=REV workload=W [threshold=1%] [repeat=3] [suite=apps] [repo=PATH bench=Name]
 bisect +args:
     go run ./cmd/pure-pairs bisect "$@"
 

@@ -13,7 +13,7 @@ import (
 )
 
 const bisectUsage = `usage: pure-pairs bisect --good REV --bad REV --workload W [flags]
-       pure-pairs bisect good=REV bad=REV workload=W [threshold=1%] [repeat=3] [suite=default]
+       pure-pairs bisect good=REV bad=REV workload=W [threshold=1%] [repeat=3] [suite=apps]
        pure-pairs bisect repo=PATH good=REV bad=REV bench=Name [pkg=./...] [threshold=1%] [repeat=3]
 
 Finds the first commit on the first-parent path from good (exclusive) to bad

@@ -8,7 +8,7 @@
 //
 //	pure-pairs run --before REV --after REV [--pairs N] [--suite NAME] [--exp NAME] [--resume]
 //	pure-pairs run before=REV after=REV [pairs=N] [suite=NAME] [exp=NAME] [resume=1]
-//	pure-pairs bisect good=REV bad=REV workload=W [threshold=1%] [repeat=3] [suite=default]
+//	pure-pairs bisect good=REV bad=REV workload=W [threshold=1%] [repeat=3] [suite=apps]
 //	pure-pairs run repo=PATH before=REV after=REV [pkg=./...] [bench=REGEXP]
 //	pure-pairs run module=PATH before=VERSION after=VERSION [pkg=...] [bench=...]
 //	pure-pairs bisect repo=PATH good=REV bad=REV bench=Name

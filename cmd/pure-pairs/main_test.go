@@ -48,15 +48,15 @@ func TestOptions(t *testing.T) {
 		args []string
 		want pairs.Options
 	}{
-		{[]string{"--before", "A", "--after", "B"}, pairs.Options{Options: build.Options{Suite: "default"}, Before: "A", After: "B"}},
+		{[]string{"--before", "A", "--after", "B"}, pairs.Options{Options: build.Options{Suite: "apps"}, Before: "A", After: "B"}},
 		// The form `just pairs before=A after=B ...` passes.
 		{[]string{"before=A", "after=B", "pairs=4", "suite=s", "exp=012-x", "resume=1"},
 			pairs.Options{Options: build.Options{Suite: "s"}, Before: "A", After: "B", Pairs: 4, Experiment: "012-x", Resume: true}},
-		{[]string{"before=A", "after=B", "pairs=6", "suite=default", "exp=", "resume=0"},
-			pairs.Options{Options: build.Options{Suite: "default"}, Before: "A", After: "B", Pairs: 6}},
+		{[]string{"before=A", "after=B", "pairs=6", "suite=micro", "exp=", "resume=0"},
+			pairs.Options{Options: build.Options{Suite: "micro"}, Before: "A", After: "B", Pairs: 6}},
 		// Bare operands are before and after; flags may follow operands.
 		{[]string{"A", "B", "--pairs", "3", "--cpu", "none", "--env", "K=V", "--keep-aslr"},
-			pairs.Options{Options: build.Options{Suite: "default", CPU: "none", ExtraEnv: []string{"K=V"}, KeepASLR: true}, Before: "A", After: "B", Pairs: 3}},
+			pairs.Options{Options: build.Options{Suite: "apps", CPU: "none", ExtraEnv: []string{"K=V"}, KeepASLR: true}, Before: "A", After: "B", Pairs: 3}},
 	} {
 		got, err := options(tc.args, new(bytes.Buffer))
 		if err != nil {
@@ -137,10 +137,10 @@ func TestBisectOptions(t *testing.T) {
 		args []string
 		want bisect.Options
 	}{
-		{[]string{"good=A", "bad=B", "workload=w"}, bisect.Options{Options: build.Options{Suite: "default"}, Good: "A", Bad: "B", Workload: "w"}},
+		{[]string{"good=A", "bad=B", "workload=w"}, bisect.Options{Options: build.Options{Suite: "apps"}, Good: "A", Bad: "B", Workload: "w"}},
 		{[]string{"good=A", "bad=B", "workload=w", "threshold=2.5%", "repeat=5", "suite=s", "backend=callgrind", "ops=7"},
 			bisect.Options{Options: build.Options{Suite: "s"}, Good: "A", Bad: "B", Workload: "w", Threshold: 0.025, Repeat: 5, Backend: "callgrind", Ops: 7}},
-		{[]string{"A", "B", "--workload", "w", "--threshold", "1%"}, bisect.Options{Options: build.Options{Suite: "default"}, Good: "A", Bad: "B", Workload: "w", Threshold: 0.01}},
+		{[]string{"A", "B", "--workload", "w", "--threshold", "1%"}, bisect.Options{Options: build.Options{Suite: "apps"}, Good: "A", Bad: "B", Workload: "w", Threshold: 0.01}},
 	} {
 		got, err := bisectOptions(tc.args, new(bytes.Buffer))
 		if err != nil {

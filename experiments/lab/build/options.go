@@ -23,7 +23,7 @@ type Options struct {
 	// DefaultCacheDir().
 	CacheDir string
 	// Suite is a suite name, looked up in ExperimentsDir/suites, or a path
-	// to a .suite file; empty is "default".
+	// to a .suite file; empty is DefaultSuite.
 	Suite string
 	// CPU is the taskset -c list to pin subjects to ("none": unpinned;
 	// empty: the last CPU); KeepASLR leaves address-space randomisation
@@ -36,7 +36,7 @@ type Options struct {
 
 // Flags defines the shared flags on fs, writing into o.
 func (o *Options) Flags(fs *flag.FlagSet) {
-	fs.StringVar(&o.Suite, "suite", "default", "suite `name` in EXPERIMENTS/suites/, or a path to a .suite file")
+	fs.StringVar(&o.Suite, "suite", DefaultSuite, "suite `name` in EXPERIMENTS/suites/ (apps, micro, http, ...), or a path to a .suite file")
 	fs.StringVar(&o.Repo, "checkout", "", "the checkout of this project (`directory`) to run from, whose history holds the revisions of its own suites (default: the one containing the working directory)")
 	fs.StringVar(&o.ExperimentsDir, "experiments", "", "experiments `directory`, holding suites/ (default: REPO/experiments)")
 	fs.StringVar(&o.CacheDir, "cache", "", "cache `directory` for builds and run directories (default: $XDG_CACHE_HOME/workbench or ~/.cache/workbench)")
@@ -75,10 +75,15 @@ func (o *Options) Fill(ctx context.Context) error {
 		}
 	}
 	if o.Suite == "" {
-		o.Suite = "default"
+		o.Suite = DefaultSuite
 	}
 	return nil
 }
+
+// DefaultSuite is the suite a run uses when it names none: the bank
+// queries and the TPC-C mix (experiments/suites/apps.suite). The sort,
+// itoa and store micro-workloads are suite micro (named default before).
+const DefaultSuite = "apps"
 
 // SuitesDir is where suites are looked up by name: ExperimentsDir/suites.
 func (o *Options) SuitesDir() string { return filepath.Join(o.ExperimentsDir, "suites") }

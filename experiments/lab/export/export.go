@@ -188,8 +188,9 @@ func Name(workload string) string {
 	return b.String()
 }
 
-// projectName is how the project's own workloads are named.
-var projectName = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+// projectName is how the project's own workloads are named (the bank's
+// views keep their underscores: bank-in_credit-10k).
+var projectName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
 
 // WriteFile writes the export of runs into dir/bench.txt, atomically.
 func WriteFile(dir, experiment string, runs []expdir.Run) error {

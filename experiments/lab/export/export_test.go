@@ -62,7 +62,7 @@ func TestWrite_ReadByBenchfmt(t *testing.T) {
 }
 
 func TestName(t *testing.T) {
-	for in, want := range map[string]string{"store-get": "StoreGet", "sort-ints-10k": "SortInts10k", "x": "X"} {
+	for in, want := range map[string]string{"store-get": "StoreGet", "sort-ints-10k": "SortInts10k", "x": "X", "bank-in_credit-10k": "BankInCredit10k"} {
 		if got := Name(in); got != want {
 			t.Errorf("Name(%q) = %q, want %q", in, got, want)
 		}

@@ -205,6 +205,9 @@ func LoadSuite(dir, nameOrPath string) (*Suite, error) {
 	}
 	f, err := os.Open(path)
 	if err != nil {
+		if nameOrPath == "default" && errors.Is(err, os.ErrNotExist) {
+			return nil, errors.New(`suite "default" is now named micro (the sort, itoa and store micro-workloads); the default suite is apps (the bank queries and TPC-C): pass suite=micro, or leave suite= out`)
+		}
 		return nil, fmt.Errorf("suite %q: %w (suites live in %s as NAME.suite)", nameOrPath, err, dir)
 	}
 	defer f.Close()

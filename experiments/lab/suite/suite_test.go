@@ -9,12 +9,20 @@ import (
 	"time"
 )
 
-func TestLoadSuite_Default(t *testing.T) {
-	s, err := LoadSuite(filepath.Join("..", "..", "suites"), "default")
+// TestLoadSuite_DefaultRenamed: the old name says where the suite went.
+func TestLoadSuite_DefaultRenamed(t *testing.T) {
+	_, err := LoadSuite(filepath.Join("..", "..", "suites"), "default")
+	if err == nil || !strings.Contains(err.Error(), "now named micro") || !strings.Contains(err.Error(), "default suite is apps") {
+		t.Fatalf("LoadSuite(default) = %v, want an error naming micro and apps", err)
+	}
+}
+
+func TestLoadSuite_Micro(t *testing.T) {
+	s, err := LoadSuite(filepath.Join("..", "..", "suites"), "micro")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Name != "default" || s.Pairs != 6 || len(s.Workloads) == 0 {
+	if s.Name != "micro" || s.Pairs != 6 || len(s.Workloads) == 0 {
 		t.Fatalf("suite %q: pairs %d, %d workloads", s.Name, s.Pairs, len(s.Workloads))
 	}
 	// Every workload is measured once for time and once for instructions.
