@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Experiment 032: the store's second round against pebble and bbolt (issue 15).
+#
+# 1. pure-kvbench (the harness of experiments/002 and 029): pure, bbolt and
+#    pebble; 1, 8 and 64 writers, each committing its own fresh keys, one
+#    16-byte value per transaction, Sync writes; then point gets and 100-key
+#    range scans on KEYS loaded keys. ROUNDS rounds of DURATION per cell,
+#    the contenders' order rotated every round, each cell in a fresh store
+#    on this disk. Lines go to runs.jsonl with "series":"kvbench".
+# 2. A CPU profile of the 64-writer cell, pure and pebble alone (one round
+#    each, DURATION), its top written to profile-64-CONTENDER.txt.
+#
+# Space amplification (space.jsonl, `just space-store`) and the crash run
+# (crash.txt, `just crash-store`) are recorded beside it by their recipes;
+# the note reads whichever of them is present.
+#
+# Usage (from anywhere): experiments/032-store-round2/run.sh
+#   ROUNDS=5 DURATION=5s KEYS=1000000
+#   OUT=DIR   write the files there instead (smoke runs)
+# Hold the machine's measurement lock: flock /work/measure.lock run.sh
+# run.sh note: only regenerate note.md from the recorded files.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+out=${OUT:-$here}
+root=$(cd "$here/../.." && pwd)
+
+if [[ ${1:-} == note ]]; then exec python3 "$here/note.py" "$out"; fi
+
+rounds=${ROUNDS:-5} duration=${DURATION:-5s} keys=${KEYS:-1000000}
+mkdir -p "$out"
+tmp=$(mktemp -d "$out/.run.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+cd "$root"
+rev=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- pure/store || echo "+dirty")
+load=$(cut -d' ' -f1 /proc/loadavg)
+go build -o "$tmp/kvbench" ./cmd/pure-kvbench
+start=$(date -u +%FT%TZ)
+
+# 1. The contenders, rotated.
+"$tmp/kvbench" -contenders pure,bbolt,pebble -writers 1,8,64 -rounds "$rounds" \
+  -duration "$duration" -keys "$keys" -probe 100 -experiment 032-store-round2 \
+  -out "$tmp/kv.jsonl" -dir "$tmp" >&2
+
+# 2. Profiles of the 64-writer cell.
+for c in pure pebble; do
+  "$tmp/kvbench" -only writes -contenders "$c" -writers 64 -rounds 1 -duration "$duration" \
+    -probe 10 -experiment 032-store-round2 -out "$tmp/prof-$c.jsonl" -dir "$tmp" \
+    -cpuprofile "$tmp/$c.pprof" >&2
+  go tool pprof -top -nodecount=40 "$tmp/kvbench" "$tmp/$c.pprof" >"$out/profile-64-$c.txt" 2>/dev/null
+  sed 's/^{/{"series":"profile",/' "$tmp/prof-$c.jsonl" >>"$tmp/prof.jsonl"
+done
+
+{
+  printf '{"series":"meta","rev":"%s","load":"%s","rounds":%d,"duration":"%s","keys":%d,"start":"%s","end":"%s"}\n' \
+    "$rev" "$load" "$rounds" "$duration" "$keys" "$start" "$(date -u +%FT%TZ)"
+  sed 's/^{/{"series":"kvbench",/' "$tmp/kv.jsonl"
+  cat "$tmp/prof.jsonl"
+} >"$out/runs.jsonl"
+python3 "$here/note.py" "$out"
+echo "wrote $out/runs.jsonl and $out/note.md" >&2
