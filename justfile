@@ -39,6 +39,12 @@ index *args:
 crash-store *args:
     ./scripts/crash-store "$@"
 
+# Four writers overwrite and delete keys of one durable file with automatic compaction;
+# samples of file size against live bytes go to FILE as JSON lines; fails past the documented bound.
+# Space amplification of the tree store over a long run. Keys: writes=N [keys=20000] [auto=BYTES] [out=space.jsonl]
+space-store *args:
+    ./scripts/space-store "$@"
+
 # Six clients write documents and scores to pure-serve --data, which is killed with
 # SIGKILL at a random moment and restarted; the output ends "N cycles, A acknowledged, L lost".
 # Crash-test the HTTP server. Keys: cycles=N (default 20)
