@@ -119,24 +119,43 @@ if prof:
 
 sp = jsonl("space.jsonl")
 if sp:
-    head = next(r for r in sp if r["kind"] == "config")
+    cfg = next(r for r in sp if r["kind"] == "config")
     samples = [r for r in sp if r["kind"] == "sample"]
     end = next(r for r in sp if r["kind"] == "end")
-    warm = [r for r in samples if r["file_bytes"] >= head["auto_compact"]]
-    amp = max(r["amp"] for r in warm) if warm else float("nan")
+    A = cfg["auto_compact"]
+    MB = lambda b: f"{b/1e6:,.1f}"
     L += ["## Space amplification (`just space-store`)", "",
-          f"{head['writes']:,} writes (overwrites of {head['keys']:,} keys, one in {head['delete_every']} a delete, values "
-          f"{head['min_value']}-{head['max_value']} bytes, {head['per_tx']} per transaction) to one durable file with "
-          f"AutoCompact {head['auto_compact']:,} bytes and CompactRatio {head['ratio']}. Every {head['sample_every']:,} writes "
-          "a sample records the file's size (its end of data, as the store reports it) and the live bytes "
-          "(the size of a fresh compacted copy of the same tree); amplification is file ÷ live. "
-          f"Took {end['seconds']:.0f} s; {end['compactions']} automatic compactions.", "",
-          "| | file bytes | live bytes | amplification |", "|:---|---:|---:|---:|"]
+          f"`just space-store writes={cfg['writes']} auto={A}`: {cfg['writers']} writers, {cfg['per_tx']} writes per transaction, "
+          f"over {cfg['keys']:,} keys (one write in {cfg['delete_every']} a delete, values {cfg['min_value']}-{cfg['max_value']} bytes), "
+          f"one durable file, AutoCompact {A:,} bytes. Every {cfg['sample_every']:,} writes a sample takes the current version: "
+          "*file* is where its records end (the file without preallocated zeros), *live* the bytes of the records its tree "
+          "reaches plus header and head (what a compaction keeps), *after last compaction* the file's size when the last "
+          "compaction (or the open) ended. Amplification is file ÷ live. The store's trigger is not a ratio but growth: "
+          "a compaction starts once the file passes 2 x (size after the last compaction) + AutoCompact, and committers wait "
+          "for it past 3 x that size + 2 x AutoCompact (Options.AutoCompact); both are shown divided by live. "
+          f"{end['seconds']:.0f} s, {end['compactions']} compactions, the longest pause of commits {end['longest_pause_s']*1e3:.0f} ms.", "",
+          "| writes | file MB | live MB | after last compaction MB | on disk MB | amplification | trigger ÷ live | bound ÷ live |",
+          "|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    step = max(1, len(samples) // 20)
+    shown = samples[::step]
+    if shown[-1] is not samples[-1]:
+        shown.append(samples[-1])
+    for r in shown:
+        L.append(f"| {r['writes']:,} | {MB(r['file_bytes'])} | {MB(r['live_bytes'])} | {MB(r['compacted_bytes'])} | "
+                 f"{MB(r['disk_bytes'])} | {r['amp']:.2f} | {r['trigger_bytes']/r['live_bytes']:.2f} | {r['bound_bytes']/r['live_bytes']:.2f} |")
     mx = max(samples, key=lambda r: r["amp"])
-    for label, r in [("first sample", samples[0]), ("largest amplification", mx), ("last sample", samples[-1])]:
-        L.append(f"| {label} (write {r['writes']:,}) | {r['file_bytes']:,} | {r['live_bytes']:,} | {r['amp']:.2f} |")
-    L += ["", f"Largest amplification once the file passed AutoCompact: **{amp:.2f}**; the configured ratio allows "
-          f"{head['bound']:.2f} (see the reading for the bound).", ""]
+    steady = [r for r in samples if r["live_bytes"] >= A]
+    L += ["", f"Largest amplification over the run: **{mx['amp']:.2f}** at write {mx['writes']:,} "
+          f"(live {MB(mx['live_bytes'])} MB, trigger ÷ live {mx['trigger_bytes']/mx['live_bytes']:.2f}, "
+          f"bound ÷ live {mx['bound_bytes']/mx['live_bytes']:.2f})."]
+    if steady:
+        ms = max(steady, key=lambda r: r["amp"])
+        over = max(r["amp"] / (r["trigger_bytes"] / r["live_bytes"]) for r in steady)
+        L += [f"Once live bytes passed AutoCompact ({len(steady)} of {len(samples)} samples): largest **{ms['amp']:.2f}** at write "
+              f"{ms['writes']:,}, where the trigger allows {ms['trigger_bytes']/ms['live_bytes']:.2f} and the bound "
+              f"{ms['bound_bytes']/ms['live_bytes']:.2f}; the most any sample passed its trigger by is {100*(over-1):.0f} % "
+              "(commits go on while a compaction copies)."]
+    L += [f"The largest file ÷ bound over every sample: {end['max_of_bound']:.2f} (the test fails above 1).", ""]
 
 crash = os.path.join(out, "crash.txt")
 if os.path.exists(crash):

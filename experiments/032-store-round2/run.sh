@@ -8,7 +8,8 @@
 #    the contenders' order rotated every round, each cell in a fresh store
 #    on this disk. Lines go to runs.jsonl with "series":"kvbench".
 # 2. A CPU profile of the 64-writer cell, pure and pebble alone (one round
-#    each, DURATION), its top written to profile-64-CONTENDER.txt.
+#    each, DURATION): profile-64-CONTENDER.pprof, and its top, flat and
+#    cumulative, in profile-64-CONTENDER.txt.
 #
 # Space amplification (space.jsonl, `just space-store`) and the crash run
 # (crash.txt, `just crash-store`) are recorded beside it by their recipes;
@@ -46,7 +47,10 @@ for c in pure pebble; do
   "$tmp/kvbench" -only writes -contenders "$c" -writers 64 -rounds 1 -duration "$duration" \
     -probe 10 -experiment 032-store-round2 -out "$tmp/prof-$c.jsonl" -dir "$tmp" \
     -cpuprofile "$tmp/$c.pprof" >&2
-  go tool pprof -top -nodecount=40 "$tmp/kvbench" "$tmp/$c.pprof" >"$out/profile-64-$c.txt" 2>/dev/null
+  cp "$tmp/$c.pprof" "$out/profile-64-$c.pprof"
+  { go tool pprof -top -nodecount=40 "$tmp/kvbench" "$tmp/$c.pprof"
+    echo; echo "# cumulative"
+    go tool pprof -top -cum -nodecount=40 "$tmp/kvbench" "$tmp/$c.pprof"; } >"$out/profile-64-$c.txt" 2>/dev/null
   sed 's/^{/{"series":"profile",/' "$tmp/prof-$c.jsonl" >>"$tmp/prof.jsonl"
 done
 
