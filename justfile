@@ -33,9 +33,9 @@ note +args:
 index *args:
     go run ./cmd/pure-index "$@"
 
-# A child commits from six goroutines and is killed with SIGKILL at a random moment;
-# the output ends "N cycles, A acknowledged, L lost".
-# Crash-test the tree store. Keys: cycles=N (default 20)
+# Children open, commit and compact and are killed with SIGKILL at random moments (the
+# fourth test: all three in turn on one file); each test prints "N cycles, A acknowledged, L lost".
+# Crash-test the tree store. Keys: cycles=N (default 20) tests=open,commits,compaction,onefile
 crash-store *args:
     ./scripts/crash-store "$@"
 
