@@ -82,8 +82,8 @@ for w in ["durable-commit-1", "durable-commit-8", "durable-commit-64", "point-ge
         L += [f"## {w}", "", f"{n} writer(s), each committing its own new keys, one 16-byte value per transaction, "
               "Sync writes. Medians over the rounds; CPU is the whole process's user+system time per commit; "
               "pure's syncs are its published heads (one fdatasync each).", "",
-              "| contender | commits/s | per round | pure ÷ this (per round) | median | p50 | p99 | CPU/commit | syncs/commit |",
-              "|:---|---:|:---|:---|---:|---:|---:|---:|---:|"]
+              "| contender | commits/s | per round | pure ÷ this (per round) | median | p50 | p99 | CPU/commit | syncs/commit | syncs/s |",
+              "|:---|---:|:---|:---|---:|---:|---:|---:|---:|---:|"]
     else:
         L += [f"## {w}", "", "One reader, " + ("each get reads the latest version and copies the value out."
               if w == "point-get" else "each scan visits 100 consecutive keys from a random start.") +
@@ -101,7 +101,8 @@ for w in ["durable-commit-1", "durable-commit-8", "durable-commit-64", "point-ge
         if writes:
             sp = [r["syncs_per_op"] for r in rs if r.get("syncs_per_op") is not None]
             row += (f"{med(r['p50_s'] for r in rs)*1e3:.3f} ms | {med(r['p99_s'] for r in rs)*1e3:.2f} ms | "
-                    f"{med(r['cpu_per_op_s'] for r in rs)*1e6:.1f} µs | {format(med(sp), '.3f') if sp else 'n/a'} |")
+                    f"{med(r['cpu_per_op_s'] for r in rs)*1e6:.1f} µs | {format(med(sp), '.3f') if sp else 'n/a'} | "
+                    f"{format(med(r['ops_per_s'] * r['syncs_per_op'] for r in rs), ',.0f') if sp else 'n/a'} |")
         else:
             row += f"{med(r['cpu_per_op_s'] for r in rs)*1e6:.2f} µs | {med(r['allocs_per_op'] for r in rs):.3g} |"
         L.append(row)
@@ -116,6 +117,24 @@ if prof:
     for r in prof:
         L.append(f"| {r['contender']} | {r['ops_per_s']:,.0f} | {r['cpu_per_op_s']*1e6:.1f} µs | {r['syncs_per_op']:.3f} |")
     L.append("")
+
+sb = [r for r in runs if r["series"] == "store-bench"]
+if sb:
+    gc = [r for r in sb if r["bench"] == "GroupCommit"]
+    ss = [r for r in sb if r["bench"] == "SyncSize"]
+    L += ["## What a sync costs (the store's benchmarks, same disk, after the rounds)", ""]
+    if gc:
+        bpc, cps = med(r["bytes_per_commit"] for r in gc), med(r["commits_per_sync"] for r in gc)
+        L += [f"BenchmarkGroupCommit, 64 writers, default node size: {fl([1e9/r['ns_per_op'] for r in gc], ',.0f')} commits/s; "
+              f"median {bpc:,.0f} bytes appended per commit and {cps:.1f} commits per sync, so about "
+              f"{bpc*cps/1024:,.0f} KiB written per sync (pebble's WAL: about 50 bytes a commit, experiments/002).", ""]
+    if ss:
+        L += ["BenchmarkSyncSize: append N KiB over preallocated zeros, then fdatasync.", "",
+              "| KiB | µs per append+fdatasync (repetitions) | median |", "|---:|---|---:|"]
+        for k in sorted({r["kib"] for r in ss}):
+            rs = [r for r in ss if r["kib"] == k]
+            L.append(f"| {k} | {', '.join(format(r['ns_per_op']/1e3, ',.0f') for r in rs)} | {med(r['ns_per_op'] for r in rs)/1e3:,.0f} |")
+        L.append("")
 
 sp = jsonl("space.jsonl")
 if sp:
@@ -159,8 +178,16 @@ if sp:
 
 crash = os.path.join(out, "crash.txt")
 if os.path.exists(crash):
-    L += ["## kill -9 (`just crash-store`)", "", "The recipe's summary lines, as printed:", "", "```"]
-    L += [l.rstrip("\n") for l in open(crash) if "cycles," in l or l.startswith("#")]
+    lines = open(crash).read().splitlines()
+    cmd = next((l[2:] for l in lines if l.startswith("$ ")), "just crash-store")
+    L += ["## kill -9 (`just crash-store`)", "",
+          f"`{cmd}`: four tests, each its own file: kills during open (a child reopening a file of about 24 MiB "
+          "with a torn tail appended, killed in one of its first three opens), during commits, during compaction, "
+          "and *one file*, the three children in turn on one file that grows over the cycles, where after every kill "
+          "every write acknowledged in any cycle so far must be there. Their summary lines and where the kills "
+          "landed, from `crash.txt` (the recipe's whole output):", "", "```"]
+    keep = ("cycles,", "cycles by mode", "killed during", "last phase printed", "real")
+    L += [l.strip() for l in lines if any(k in l for k in keep)]
     L += ["```", ""]
 
 rd = os.path.join(out, "reading.md")

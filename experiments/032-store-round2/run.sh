@@ -11,6 +11,11 @@
 #    each, DURATION): profile-64-CONTENDER.pprof, and its top, flat and
 #    cumulative, in profile-64-CONTENDER.txt.
 #
+# 3. The store's BenchmarkGroupCommit at 64 writers (bytes appended per
+#    commit, commits per sync) and BenchmarkSyncSize (append N KiB +
+#    fdatasync), COUNT times each: what one sync costs against its bytes
+#    on this disk now. Lines "series":"store-bench".
+#
 # Space amplification (space.jsonl, `just space-store`) and the crash run
 # (crash.txt, `just crash-store`) are recorded beside it by their recipes;
 # the note reads whichever of them is present.
@@ -27,7 +32,7 @@ root=$(cd "$here/../.." && pwd)
 
 if [[ ${1:-} == note ]]; then exec python3 "$here/note.py" "$out"; fi
 
-rounds=${ROUNDS:-5} duration=${DURATION:-5s} keys=${KEYS:-1000000}
+rounds=${ROUNDS:-5} duration=${DURATION:-5s} keys=${KEYS:-1000000} count=${COUNT:-3}
 mkdir -p "$out"
 tmp=$(mktemp -d "$out/.run.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -54,11 +59,29 @@ for c in pure pebble; do
   sed 's/^{/{"series":"profile",/' "$tmp/prof-$c.jsonl" >>"$tmp/prof.jsonl"
 done
 
+# 3. What a sync costs.
+go test ./pure/store -run '^$' -bench 'GroupCommit/writers=64/node=0$|SyncSize' -benchtime 1s -count "$count" \
+  | tee "$tmp/bench.txt" >&2
+python3 - "$tmp/bench.txt" >"$tmp/bench.jsonl" <<'PY'
+import json, re, sys
+for line in open(sys.argv[1]):
+    m = re.match(r"Benchmark(\w+)/(\S+?)-\d+\s+(\d+)\s+([\d.]+) ns/op(.*)", line)
+    if not m:
+        continue
+    r = {"series": "store-bench", "bench": m[1], "n": int(m[3]), "ns_per_op": float(m[4])}
+    for kv in m[2].split("/"):
+        k, v = kv.split("=")
+        r[k] = int(v)
+    for v, unit in re.findall(r"([\d.]+) (\S+)", m[5]):
+        r[{"B/commit": "bytes_per_commit", "commits/sync": "commits_per_sync"}.get(unit, unit)] = float(v)
+    print(json.dumps(r))
+PY
+
 {
   printf '{"series":"meta","rev":"%s","load":"%s","rounds":%d,"duration":"%s","keys":%d,"start":"%s","end":"%s"}\n' \
     "$rev" "$load" "$rounds" "$duration" "$keys" "$start" "$(date -u +%FT%TZ)"
   sed 's/^{/{"series":"kvbench",/' "$tmp/kv.jsonl"
-  cat "$tmp/prof.jsonl"
+  cat "$tmp/prof.jsonl" "$tmp/bench.jsonl"
 } >"$out/runs.jsonl"
 python3 "$here/note.py" "$out"
 echo "wrote $out/runs.jsonl and $out/note.md" >&2
