@@ -201,9 +201,9 @@ if os.path.exists(crash):
     lines = open(crash).read().splitlines()
     cmd = next((l[2:] for l in lines if l.startswith("$ ")), "just crash-store")
     L += ["## kill -9 (`just crash-store`)", "",
-          f"`{cmd}`: four tests, each its own file: kills during open (a child reopening a file of about 24 MiB "
-          "with a torn tail appended, killed in one of its first three opens), during commits, during compaction, "
-          "and *one file*, the three children in turn on one file that grows over the cycles, where after every kill "
+          f"`{cmd}`: four tests. Three each on a file of its own: kills during open (a child reopening a file of about "
+          "24 MiB with a torn tail appended, killed in one of its first three opens), during commits, during compaction; "
+          "and *one file*: the three children in turn on one file that grows over the cycles, where after every kill "
           "every write acknowledged in any cycle so far must be there. Their summary lines and where the kills "
           "landed, from `crash.txt` (the recipe's whole output):", "", "```"]
     keep = ("cycles,", "cycles by mode", "killed during", "last phase printed", "real")
