@@ -41,11 +41,17 @@ note +args:
 index *args:
     go run ./cmd/pure-index "$@"
 
-# A child commits from six goroutines and is killed with SIGKILL at a random moment;
-# the output ends "N cycles, A acknowledged, L lost".
-# Crash-test the tree store. Keys: cycles=N (default 20)
+# Children open, commit and compact and are killed with SIGKILL at random moments (the
+# fourth test: all three in turn on one file); each test prints "N cycles, A acknowledged, L lost".
+# Crash-test the tree store. Keys: cycles=N (default 20) tests=open,commits,compaction,onefile
 crash-store *args:
     ./scripts/crash-store "$@"
+
+# Four writers overwrite and delete keys of one durable file with automatic compaction;
+# samples of file size against live bytes go to FILE as JSON lines; fails past the documented bound.
+# Space amplification of the tree store over a long run. Keys: writes=N [keys=20000] [auto=BYTES] [out=space.jsonl]
+space-store *args:
+    ./scripts/space-store "$@"
 
 # Six clients write documents and scores to pure-serve --data, which is killed with
 # SIGKILL at a random moment and restarted; the output ends "N cycles, A acknowledged, L lost".

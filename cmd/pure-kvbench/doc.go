@@ -6,6 +6,7 @@
 //
 //	pure-kvbench [-dir DIR] [-out FILE] [-rounds N] [-duration D] [-writers 1,8,64]
 //	             [-keys N] [-contenders LIST] [-only writes|reads] [-probe N] [-seed N]
+//	             [-cpuprofile FILE]
 //	pure-kvbench note DIR
 //
 // Each round first probes the device (-probe appends of 4 KiB, each
@@ -19,6 +20,9 @@
 // The process is not pinned to CPUs. To pin it, run it under taskset
 // (taskset -c 0,1 pure-kvbench ...); pinning would have to apply to every
 // contender alike, which running them in one process already ensures.
+//
+// -cpuprofile writes a CPU profile of the whole run (every cell of it) for
+// go tool pprof; run one contender at one writer count to profile a cell.
 //
 // note DIR reads DIR/runs.jsonl and writes DIR/note.md, the same bytes
 // every time for the same lines.

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -44,6 +45,7 @@ type config struct {
 	only       kvbench.Only
 	probe      int
 	seed       uint64
+	cpuprofile string
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -56,6 +58,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cfg, err := parseFlags(args, stderr)
 	if err != nil {
 		return err
+	}
+	if cfg.cpuprofile != "" {
+		f, err := os.Create(cfg.cpuprofile)
+		if err != nil {
+			return fmt.Errorf("-cpuprofile: %w", err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+			return fmt.Errorf("-cpuprofile: %w", err)
+		}
+		defer func() {
+			pprof.StopCPUProfile()
+			f.Close()
+		}()
 	}
 	return bench(ctx, cfg, stdout, stderr)
 }
@@ -85,6 +101,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&only, "only", "", "run only the writes or only the reads (default both)")
 	fs.IntVar(&cfg.probe, "probe", 200, "append+fdatasync calls of the device probe at the start of each round")
 	fs.Uint64Var(&seed, "seed", 1, "seed of the keys read (the same for every contender of a round)")
+	fs.StringVar(&cfg.cpuprofile, "cpuprofile", "", "write a CPU profile of the whole run to this file (for go tool pprof)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}

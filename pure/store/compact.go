@@ -58,7 +58,11 @@ func (s *Store) autoCompact() {
 		}
 		return
 	}
-	if s.compacting.CompareAndSwap(false, true) {
+	// Take cmu here and hand it to the compaction's goroutine, so that a
+	// committer that finds the file behind waits for this compaction even
+	// if its goroutine has not run yet. Held already: a compaction (or
+	// Close) is running.
+	if s.cmu.TryLock() {
 		go s.compactBackground()
 		return
 	}
@@ -68,11 +72,10 @@ func (s *Store) autoCompact() {
 	}
 }
 
-// compactBackground runs one automatic compaction of a file.
+// compactBackground runs one automatic compaction of a file. The caller
+// locked cmu for it; it unlocks cmu when done.
 func (s *Store) compactBackground() {
-	s.cmu.Lock()
 	defer s.cmu.Unlock()
-	defer s.compacting.Store(false)
 	s.wmu.Lock()
 	due := s.compactDueLocked() && s.writableLocked() == nil
 	s.wmu.Unlock()

@@ -106,7 +106,6 @@ type Store struct {
 	// (taken before wmu); cstop tells a running one that Close waits.
 	cmu          sync.Mutex
 	cstop        atomic.Bool
-	compacting   atomic.Bool // an automatic compaction is started or running
 	compactions  atomic.Uint64
 	compactPause atomic.Int64 // the longest a compaction held wmu, in ns
 

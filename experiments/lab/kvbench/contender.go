@@ -68,6 +68,7 @@ const (
 	NameBboltBatch = "bbolt-batch"  // go.etcd.io/bbolt, DB.Batch
 	NamePebble     = "pebble"       // github.com/cockroachdb/pebble, Sync: true
 	NameRaw        = "fdatasync-4k" // append 4 KiB + fdatasync
+	NamePureNoAuto = "pure-noauto"  // workbench/pure/store, automatic compaction off
 )
 
 var contenders = []Contender{
@@ -102,14 +103,25 @@ var contenders = []Contender{
 	},
 }
 
-// All returns every contender, in the default order of a round.
+// diagnostic are contenders named only on purpose (-contenders), never
+// in the default set: variants of a store that explain its results.
+var diagnostic = []Contender{
+	{
+		Name:  NamePureNoAuto,
+		About: "workbench/pure/store with Options.AutoCompact -1 (no automatic compaction): what compaction costs the commit rate",
+		Open:  openPureNoAuto,
+	},
+}
+
+// All returns every contender of the default set, in the default order of
+// a round.
 func All() []Contender {
 	return append([]Contender(nil), contenders...)
 }
 
 // Lookup returns the contender called name.
 func Lookup(name string) (Contender, bool) {
-	for _, c := range contenders {
+	for _, c := range append(All(), diagnostic...) {
 		if c.Name == name {
 			return c, true
 		}
@@ -146,7 +158,7 @@ func Parse(list string) ([]Contender, error) {
 
 func names() []string {
 	var ns []string
-	for _, c := range contenders {
+	for _, c := range append(All(), diagnostic...) {
 		ns = append(ns, c.Name)
 	}
 	return ns

@@ -19,8 +19,15 @@ type pureStore struct {
 	s *store.Store
 }
 
-func openPure(dir string) (Writer, error) {
-	s, err := store.Open(filepath.Join(dir, "pure.store"), nil)
+func openPure(dir string) (Writer, error) { return openPureWith(dir, nil) }
+
+// openPureNoAuto opens the store with automatic compaction off.
+func openPureNoAuto(dir string) (Writer, error) {
+	return openPureWith(dir, &store.Options{AutoCompact: -1})
+}
+
+func openPureWith(dir string, opts *store.Options) (Writer, error) {
+	s, err := store.Open(filepath.Join(dir, "pure.store"), opts)
 	if err != nil {
 		return nil, err
 	}
