@@ -48,6 +48,7 @@ func (s *Store) releaseColdLocked() {
 	}
 	r, ok := s.f.(pageReleaser)
 	if !ok {
+		s.cold = ^uint64(0) >> 1 // RAM mode or a wrapped file: never again (until a compaction's new file)
 		return
 	}
 	page := uint64(os.Getpagesize()) // madvise wants a page-aligned start (4 KiB on x86, 4 or 64 KiB on arm64)
