@@ -184,22 +184,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		len(commits), build.Short(good), build.Short(bad), o.Workload, o.Backend, o.Repeat)
 
 	// 3. The controls, in a run directory of the bisection's own.
-	runDir := filepath.Join(o.CacheDir, "run", "bisect-"+build.Short(good)+"-"+build.Short(bad))
-	if err := os.MkdirAll(runDir, 0o755); err != nil {
-		return nil, err
-	}
-	unlock, err := build.LockFile(filepath.Join(runDir, "lock"))
+	controls, unlock, err := o.prepareRun(ctx, "bisect-"+build.Short(good)+"-"+build.Short(bad), logf)
 	if err != nil {
-		return nil, fmt.Errorf("bisect: %w", err)
+		return nil, err
 	}
 	defer unlock()
-	controls, err := measure.DetectControls(ctx, runDir, measure.ControlOptions{CPU: o.CPU, KeepASLR: o.KeepASLR, ExtraEnv: o.ExtraEnv})
-	if err != nil {
-		return nil, err
-	}
-	for _, n := range controls.Notes {
-		logf("warning: %s", n)
-	}
 	bs := &bisector{o: &o, b: b, c: &controls, m: m, res: res, logf: logf, repo: o.Repo}
 
 	// 4. Good, then bad: the threshold, and whether there is a rise at all.
@@ -492,4 +481,25 @@ func fmtCount(v float64) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// prepareRun makes the bisection's run directory CacheDir/run/name, locks
+// it and detects the measurement controls (pinning, ASLR), logging what
+// they warn of. The caller calls unlock when the bisection ends.
+func (o *Options) prepareRun(ctx context.Context, name string, logf func(string, ...any)) (c measure.Controls, unlock func(), err error) {
+	runDir := filepath.Join(o.CacheDir, "run", name)
+	if err := os.MkdirAll(runDir, 0o755); err != nil {
+		return c, nil, err
+	}
+	if unlock, err = build.LockFile(filepath.Join(runDir, "lock")); err != nil {
+		return c, nil, fmt.Errorf("bisect: %w", err)
+	}
+	if c, err = measure.DetectControls(ctx, runDir, measure.ControlOptions{CPU: o.CPU, KeepASLR: o.KeepASLR, ExtraEnv: o.ExtraEnv}); err != nil {
+		unlock()
+		return c, nil, err
+	}
+	for _, n := range c.Notes {
+		logf("warning: %s", n)
+	}
+	return c, unlock, nil
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -65,22 +63,11 @@ func runGoBench(ctx context.Context, o Options, logf func(string, ...any)) (*Res
 	res.Commits = len(commits)
 
 	// 2. The controls, in a run directory of the bisection's own.
-	runDir := filepath.Join(o.CacheDir, "run", "bisect-gotest-"+build.Short(good)+"-"+build.Short(bad))
-	if err := os.MkdirAll(runDir, 0o755); err != nil {
-		return nil, err
-	}
-	unlock, err := build.LockFile(filepath.Join(runDir, "lock"))
+	controls, unlock, err := o.prepareRun(ctx, "bisect-gotest-"+build.Short(good)+"-"+build.Short(bad), logf)
 	if err != nil {
-		return nil, fmt.Errorf("bisect: %w", err)
+		return nil, err
 	}
 	defer unlock()
-	controls, err := measure.DetectControls(ctx, runDir, measure.ControlOptions{CPU: o.CPU, KeepASLR: o.KeepASLR, ExtraEnv: o.ExtraEnv})
-	if err != nil {
-		return nil, err
-	}
-	for _, n := range controls.Notes {
-		logf("warning: %s", n)
-	}
 
 	// 3. The measurement, from a probe at good.
 	side, err := gb.Build(ctx, RoleGood, o.Good, good)
