@@ -66,26 +66,7 @@ var crashNames = []string{"ann", "ben", "cy", "dee"}
 // every acknowledged write. It prints "N cycles, A acknowledged, L lost"
 // (N the cycles completed, even when it fails).
 func TestCrash_KillDuringWrites(t *testing.T) {
-	cycles := 3
-	if s := os.Getenv("SERVE_CRASH_CYCLES"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 {
-			t.Fatalf("SERVE_CRASH_CYCLES=%q: want a positive number", s)
-		}
-		cycles = n
-	}
-	seed := uint64(time.Now().UnixNano())
-	if s := os.Getenv("SERVE_CRASH_SEED"); s != "" {
-		seed, _ = strconv.ParseUint(s, 10, 64)
-	}
-	t.Logf("seed %d (rerun with SERVE_CRASH_SEED=%d)", seed, seed)
-	rng := rand.New(rand.NewPCG(seed, 1))
-
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "pure-serve")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("building pure-serve: %v\n%s", err, out)
-	}
+	cycles, seed, rng, dir, bin := crashSetup(t, 1)
 	data := filepath.Join(dir, "data")
 	st := &crashState{docs: map[string]crashDoc{}, scores: map[string]int64{}}
 	done := 0
@@ -328,4 +309,32 @@ func sum(m map[string]int64) int64 {
 		n += v
 	}
 	return n
+}
+
+// crashSetup reads a crash test's settings, SERVE_CRASH_CYCLES (default 3)
+// and SERVE_CRASH_SEED (default the clock, logged so a failure can be
+// rerun), returns the seed and a random stream from it (stream tells the
+// tests' streams apart), and builds pure-serve into a temporary directory, returned with
+// the binary's path.
+func crashSetup(t *testing.T, stream uint64) (cycles int, seed uint64, rng *rand.Rand, dir, bin string) {
+	t.Helper()
+	cycles = 3
+	if s := os.Getenv("SERVE_CRASH_CYCLES"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			t.Fatalf("SERVE_CRASH_CYCLES=%q: want a positive number", s)
+		}
+		cycles = n
+	}
+	seed = uint64(time.Now().UnixNano())
+	if s := os.Getenv("SERVE_CRASH_SEED"); s != "" {
+		seed, _ = strconv.ParseUint(s, 10, 64)
+	}
+	t.Logf("seed %d (rerun with SERVE_CRASH_SEED=%d)", seed, seed)
+	dir = t.TempDir()
+	bin = filepath.Join(dir, "pure-serve")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("building pure-serve: %v\n%s", err, out)
+	}
+	return cycles, seed, rand.New(rand.NewPCG(seed, stream)), dir, bin
 }

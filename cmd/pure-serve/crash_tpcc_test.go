@@ -4,12 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"sync"
 	"syscall"
 	"testing"
@@ -38,26 +34,7 @@ func TestCrash_TPCC_KillDuringTransactions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kill -9 cycles of pure-serve --app tpcc take about 10 s; run without -short")
 	}
-	cycles := 3
-	if s := os.Getenv("SERVE_CRASH_CYCLES"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 {
-			t.Fatalf("SERVE_CRASH_CYCLES=%q: want a positive number", s)
-		}
-		cycles = n
-	}
-	seed := uint64(time.Now().UnixNano())
-	if s := os.Getenv("SERVE_CRASH_SEED"); s != "" {
-		seed, _ = strconv.ParseUint(s, 10, 64)
-	}
-	t.Logf("seed %d (rerun with SERVE_CRASH_SEED=%d)", seed, seed)
-	rng := rand.New(rand.NewPCG(seed, 2))
-
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "pure-serve")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("building pure-serve: %v\n%s", err, out)
-	}
+	cycles, seed, rng, dir, bin := crashSetup(t, 2)
 	data := filepath.Join(dir, "data")
 	flags := []string{"--app", "tpcc", "--tpcc-scale", "small"}
 	acked, lost, done := 0, 0, 0
