@@ -19,11 +19,14 @@ const (
 // Serve serves the contract over s on ln until ctx ends, then shuts the
 // server down, letting requests in progress finish (for at most 5 s).
 func Serve(ctx context.Context, ln net.Listener, s *kv.Store) error {
-	srv := &http.Server{
-		Handler:           Handler(s),
-		ReadHeaderTimeout: ReadHeaderTimeout,
-		IdleTimeout:       IdleTimeout,
-	}
+	return ServeHandler(ctx, ln, Handler(s))
+}
+
+// ServeHandler serves h on ln with this baseline's timeouts until ctx
+// ends, then shuts the server down, letting requests in progress finish
+// (for at most 5 s). Other net/http baselines (sqlitehttp) serve through it.
+func ServeHandler(ctx context.Context, ln net.Listener, h http.Handler) error {
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: ReadHeaderTimeout, IdleTimeout: IdleTimeout}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {

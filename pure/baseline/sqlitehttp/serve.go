@@ -2,34 +2,15 @@ package sqlitehttp
 
 import (
 	"context"
-	"errors"
 	"net"
 	"net/http"
-	"time"
-)
 
-// Timeouts of the server, those of package nethttp's baseline.
-const (
-	ReadHeaderTimeout = 10 * time.Second
-	IdleTimeout       = 120 * time.Second
+	"workbench/pure/baseline/nethttp"
 )
 
 // Serve serves h on ln until ctx ends, then shuts the server down,
-// letting requests in progress finish (for at most 5 s).
+// letting requests in progress finish (for at most 5 s), with the
+// timeouts of package nethttp's baseline (nethttp.ServeHandler).
 func Serve(ctx context.Context, ln net.Listener, h http.Handler) error {
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: ReadHeaderTimeout, IdleTimeout: IdleTimeout}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	select {
-	case err := <-done:
-		return err
-	case <-ctx.Done():
-	}
-	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	err := srv.Shutdown(sctx)
-	if serr := <-done; !errors.Is(serr, http.ErrServerClosed) && err == nil {
-		err = serr
-	}
-	return err
+	return nethttp.ServeHandler(ctx, ln, h)
 }
