@@ -45,6 +45,25 @@ func checkGoBench(s *gobench.Subject) error {
 	return nil
 }
 
+// checkSuiteWithGoBench refuses suite= together with repo= or module=: the
+// workloads of another module are its own benchmarks (chosen by pkg= and
+// bench=), so a suite would be silently ignored.
+func checkSuiteWithGoBench(fs *flag.FlagSet, s *gobench.Subject) error {
+	if s == nil || (s.Repo == "" && s.Module == "") {
+		return nil
+	}
+	set := false
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "suite" {
+			set = true
+		}
+	})
+	if !set {
+		return nil
+	}
+	return errors.New("suite= names workloads of this repository; with repo= or module= the workloads are that module's own benchmarks: drop suite= and choose them with pkg=PATTERN and bench=REGEXP")
+}
+
 const criteriaUsage = `usage: pure-pairs criteria exp=NAME [experiments=DIR]
 
 Writes the default criteria to EXPERIMENTS/NAME/criteria, creating the

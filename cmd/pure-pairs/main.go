@@ -160,6 +160,11 @@ func options(args []string, stderr io.Writer) (pairs.Options, error) {
 		fs.Usage()
 		return o, errUsage
 	}
+	if err := checkSuiteWithGoBench(fs, o.GoBench); err != nil {
+		fmt.Fprintln(stderr, err)
+		fs.Usage()
+		return o, errUsage
+	}
 	return o, nil
 }
 

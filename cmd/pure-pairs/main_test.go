@@ -86,6 +86,8 @@ func TestOptions_Errors(t *testing.T) {
 		{[]string{"A", "B", "--pairs", "0"}, "want at least 1 pair"},
 		{[]string{"A", "B", "pairs=six"}, `"six" is not a whole number`},
 		{[]string{"A", "B", "--env", "NOEQUALS"}, "want KEY=VALUE"},
+		{[]string{"A", "B", "module=example.com/m", "suite=apps"}, "drop suite="},
+		{[]string{"A", "B", "repo=/tmp/x", "suite=micro"}, "drop suite="},
 	} {
 		var stderr bytes.Buffer
 		_, err := options(tc.args, &stderr)
