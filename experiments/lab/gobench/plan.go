@@ -301,9 +301,22 @@ func runTest(ctx context.Context, s *Side, pkg Package, timeout time.Duration, a
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return out, &ProbeError{Msg: fmt.Sprintf("killed after its timeout of %v", timeout), Tail: build.Tail(out, 20, 2000)}
 	case err != nil:
-		return out, &ProbeError{Msg: fmt.Sprintf("%s %s: %v", pkg.Binary, strings.Join(args, " "), err), Tail: build.Tail(out, 20, 2000)}
+		return out, &ProbeError{Msg: fmt.Sprintf("%s %s: %v%s", pkg.Binary, strings.Join(args, " "), err, runHint(string(out))), Tail: build.Tail(out, 20, 2000)}
 	}
 	return out, nil
+}
+
+// runHint names the likely cause of a benchmark that failed from its
+// output, with what to do: ": " and the hint, or "".
+func runHint(out string) string {
+	switch {
+	case strings.Contains(out, "executable file not found"):
+		return ": it runs a program this machine lacks (install it, or leave the benchmark out with bench=)"
+	case strings.Contains(out, "network is unreachable") || strings.Contains(out, "no such host") ||
+		strings.Contains(out, "connection refused") || strings.Contains(out, "i/o timeout"):
+		return ": it needs a network service this machine cannot reach (leave the benchmark out with bench=)"
+	}
+	return ""
 }
 
 // Keep gives the suite's benchmarks the iterations an experiment recorded

@@ -202,7 +202,8 @@ func TestGoBench_Fixture(t *testing.T) {
 	if m == nil {
 		t.Fatal("meta.json has no gobench record")
 	}
-	if len(m.Failed) != 2 || m.Failed[0].Name != "BenchmarkNeedsNetwork" || !strings.Contains(m.Failed[0].Tail, "network is unreachable") {
+	if len(m.Failed) != 2 || m.Failed[0].Name != "BenchmarkNeedsNetwork" || !strings.Contains(m.Failed[0].Tail, "network is unreachable") ||
+		!strings.Contains(m.Failed[0].Error, "needs a network service") {
 		t.Errorf("failed benchmarks %+v, want BenchmarkNeedsNetwork on both sides with its message", m.Failed)
 	}
 	if e.Meta.Criteria.Source != "file" || !strings.Contains(m.CriteriaNote, "written before the run") {
