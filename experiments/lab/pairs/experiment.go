@@ -68,12 +68,13 @@ func NextExperiment(dir, before, after string) (string, error) {
 	return fmt.Sprintf("%03d-pairs-%s-%s", high+1, build.Short(before), build.Short(after)), nil
 }
 
-// latestExperiment returns the highest-numbered NNN-pairs-<before>-<after>
-// directory in dir, or "" if there is none: what resume continues when no
-// experiment is named.
-func latestExperiment(dir, before, after string) string {
+// latestExperiment returns the highest-numbered NNN-<suffix> directory in
+// dir, or "" if there is none: what resume continues when no experiment is
+// named. suffix is what follows the number in a new experiment's name
+// (experimentSuffix).
+func latestExperiment(dir, suffix string) string {
 	ents, _ := os.ReadDir(dir)
-	re := regexp.MustCompile(`^([0-9]{3,})-pairs-` + build.Short(before) + `-` + build.Short(after) + `$`)
+	re := regexp.MustCompile(`^([0-9]{3,})-` + regexp.QuoteMeta(suffix) + `$`)
 	best, high := "", -1
 	for _, e := range ents {
 		if m := re.FindStringSubmatch(e.Name()); m != nil && e.IsDir() {
@@ -83,6 +84,17 @@ func latestExperiment(dir, before, after string) string {
 		}
 	}
 	return best
+}
+
+// experimentSuffix is the name a new experiment of these two commits gets
+// after its number: pairs-<before>-<after>, or for two versions of a module
+// gomod-<module>-<before>-<after> (moduleExperiment).
+func experimentSuffix(commits [2]string, module bool) string {
+	name := fmt.Sprintf("000-pairs-%s-%s", build.Short(commits[0]), build.Short(commits[1]))
+	if module {
+		name = moduleExperiment(name, commits)
+	}
+	return strings.TrimPrefix(name, "000-")
 }
 
 // setupCriteria puts the experiment's criteria file in place and says where

@@ -21,11 +21,20 @@ func TestNextExperiment(t *testing.T) {
 	if got, _ := NextExperiment(dir, b, a); got != "043-pairs-1111111-2222222" {
 		t.Errorf("got %q", got)
 	}
-	if got := latestExperiment(dir, b, a); got != "011-pairs-1111111-2222222" {
+	if got := latestExperiment(dir, experimentSuffix([2]string{b, a}, false)); got != "011-pairs-1111111-2222222" {
 		t.Errorf("latest = %q", got)
 	}
-	if got := latestExperiment(dir, a, b); got != "" {
+	if got := latestExperiment(dir, experimentSuffix([2]string{a, b}, false)); got != "" {
 		t.Errorf("latest for swapped commits = %q", got)
+	}
+	// Two versions of a module: resume without exp= finds the module's
+	// experiment by the name it was given.
+	mod := [2]string{"example.com/m@v1.0.0", "example.com/m@v1.1.0"}
+	for _, d := range []string{"005-gomod-m-v1.0.0-v1.1.0", "007-gomod-m-v1.0.0-v1.1.0", "008-gomod-m-v1.0.0-v1.2.0"} {
+		os.Mkdir(filepath.Join(dir, d), 0o755)
+	}
+	if got := latestExperiment(dir, experimentSuffix(mod, true)); got != "007-gomod-m-v1.0.0-v1.1.0" {
+		t.Errorf("latest of module versions = %q", got)
 	}
 }
 

@@ -219,7 +219,7 @@ func (r *runner) open(ctx context.Context) (unlock func(), err error) {
 	o, commits := &r.o, r.commits
 	exp := o.Experiment
 	if exp == "" && o.Resume {
-		exp = latestExperiment(o.ExperimentsDir, commits[0], commits[1])
+		exp = latestExperiment(o.ExperimentsDir, experimentSuffix(commits, r.gb != nil && r.gb.Subject.Module != ""))
 	}
 	if exp == "" {
 		if exp, err = NextExperiment(o.ExperimentsDir, commits[0], commits[1]); err != nil {
