@@ -343,6 +343,9 @@ func (c *conn) resize(size int) bool {
 	}
 	c.r1 = copy(buf, c.rbuf[c.r0:c.r1])
 	if len(c.rbuf) > readSize {
+		if bufClass(len(c.rbuf)) < 0 {
+			c.s.trim.want() // an outsized buffer, not pooled: return its memory (trim.go)
+		}
 		putBuf(c.rbuf)
 	}
 	c.r0, c.rbuf = 0, buf

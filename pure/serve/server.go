@@ -97,6 +97,7 @@ type Server struct {
 	maxConns int
 
 	clock *dateClock
+	trim  *trimmer      // returns outsized requests' memory (trim.go)
 	work  chan struct{} // worker slots: a connection holds one while it computes
 	slots chan struct{} // connection slots: one per served connection
 
@@ -143,12 +144,14 @@ func New(cfg Config) (*Server, error) {
 		maxHead:  or(cfg.MaxHeaderBytes, DefaultMaxHeaderBytes),
 		maxConns: or(cfg.MaxConns, DefaultMaxConns),
 		clock:    newDateClock(),
+		trim:     newTrimmer(),
 		quit:     make(chan struct{}),
 		conns:    make(map[*conn]struct{}),
 	}
 	s.work = make(chan struct{}, or(cfg.Workers, runtime.GOMAXPROCS(0)))
 	s.slots = make(chan struct{}, s.maxConns)
 	go s.clock.run()
+	go s.trim.run()
 	return s, nil
 }
 
@@ -274,7 +277,12 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		<-done
 		err = fmt.Errorf("serve: shutdown cut connections short: %w", ctx.Err())
 	}
-	s.clockOnce.Do(func() { close(s.clock.stop); <-s.clock.done })
+	s.clockOnce.Do(func() {
+		close(s.clock.stop)
+		close(s.trim.stop)
+		<-s.clock.done
+		<-s.trim.done
+	})
 	return err
 }
 
