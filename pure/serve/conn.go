@@ -19,12 +19,6 @@ const (
 	readSize  = 4 << 10  // a connection's read buffer between big requests
 	keepLimit = 64 << 10 // answer buffers larger than this are dropped when a connection is pooled
 	copyMax   = 1 << 10  // bodies up to this size are copied into the answer buffer, larger ones lent
-	// Lent bodies from this size on are sent from the store's file with
-	// sendfile(2) when it has one (durable mode) and the socket is raw:
-	// the server then copies nothing, where a write from the mapping
-	// copies the body into the socket. Below it one vectored write of the
-	// batch costs less than a write and a sendfile per body.
-	sendfileMin = 64 << 10
 )
 
 // conn is one connection's state. It is owned by the connection's

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -30,15 +31,16 @@ func noise(seed uint64, n int) []byte {
 	return b
 }
 
-// durableServer serves a fresh on-disk store on a loopback port.
-func durableServer(t *testing.T) (*store.Store, string) {
+// durableServer serves a fresh on-disk store on a loopback port, sending
+// bodies of sendfileMin bytes or more by sendfile (0: never).
+func durableServer(t *testing.T, sendfileMin int) (*store.Store, string) {
 	t.Helper()
 	st, err := store.Open(t.TempDir()+"/pure.db", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	s := newTestServer(t, Config{Store: st})
+	s := newTestServer(t, Config{Store: st, SendfileMin: sendfileMin})
 	return st, listen(t, s)
 }
 
@@ -56,7 +58,7 @@ func TestServer_Sendfile_SurvivesChange(t *testing.T) {
 	sendfileWaitHook = func() { once.Do(func() { close(waited) }) }
 	t.Cleanup(func() { sendfileWaitHook = nil })
 
-	st, addr := durableServer(t)
+	st, addr := durableServer(t, 64<<10)
 	const big = 1 << 20
 	a, b := noise(1, big), noise(2, big+12345)
 	mid, small := noise(3, 16<<10), []byte("small document")
@@ -130,10 +132,43 @@ func TestServer_Sendfile_SurvivesChange(t *testing.T) {
 	}
 }
 
+// TestServer_Sendfile_OffByDefault: with Config.SendfileMin unset, 6 MiB
+// of pipelined answers that fill the socket are written from the mapping:
+// no sendfile ever waits, and the bodies arrive whole.
+func TestServer_Sendfile_OffByDefault(t *testing.T) {
+	var waits atomic.Int64
+	sendfileWaitHook = func() { waits.Add(1) }
+	t.Cleanup(func() { sendfileWaitHook = nil })
+	st, addr := durableServer(t, 0)
+	body := noise(8, 1<<20)
+	putRaw(t, st, "d/a", body)
+	nc, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	nc.(*net.TCPConn).SetReadBuffer(64 << 10)
+	nc.SetDeadline(time.Now().Add(60 * time.Second))
+	if _, err := io.WriteString(nc, strings.Repeat("GET /docs/a HTTP/1.1\r\n\r\n", 6)); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond) // let the server fill the socket before the client reads
+	br := bufio.NewReaderSize(nc, 64<<10)
+	for i := range 6 {
+		rp, err := readReply(br)
+		if err != nil || rp.status != 200 || !bytes.Equal([]byte(rp.body), body) {
+			t.Fatalf("answer %d: %v, %d bytes", i, err, len(rp.body))
+		}
+	}
+	if n := waits.Load(); n != 0 {
+		t.Fatalf("a sendfile waited %d times with SendfileMin unset, want none", n)
+	}
+}
+
 // TestServer_Sendfile_RAM: in RAM mode the store has no file, so large
 // bodies are written from memory, whole.
 func TestServer_Sendfile_RAM(t *testing.T) {
-	s := newTestServer(t, Config{})
+	s := newTestServer(t, Config{SendfileMin: 64 << 10})
 	body := noise(5, 1<<20)
 	putRaw(t, s.st, "d/big", body)
 	c := dial(t, listen(t, s))
@@ -157,7 +192,7 @@ func TestConn_Sendfile_ZeroAllocs(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	s := newTestServer(t, Config{Store: st})
+	s := newTestServer(t, Config{Store: st, SendfileMin: 64 << 10})
 	body := noise(7, 128<<10)
 	putRaw(t, st, "d/big", body)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
