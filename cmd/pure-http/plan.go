@@ -11,11 +11,12 @@ type serverSpec struct {
 	ID      string // the name in servers=...
 	Server  string // the program
 	Mode    string
-	Reads   bool // runs the read workloads
-	Writes  bool // runs the durable write workloads
-	Static  bool // serves only the static documents (nginx)
-	Default bool // in the default selection
-	Before  bool // pure-serve built from before=REV: only with before=
+	Reads   bool     // runs the read workloads
+	Writes  bool     // runs the durable write workloads
+	Static  bool     // serves only the static documents (nginx)
+	Default bool     // in the default selection
+	Before  bool     // pure-serve built from before=REV: only with before=
+	Args    []string // more flags for the server
 }
 
 // beforeID is the server built from before=REV.
@@ -27,6 +28,7 @@ var servers = []serverSpec{
 	{ID: "pure-serve", Server: "pure-serve", Mode: "durable", Reads: true, Writes: true, Default: true},
 	{ID: beforeID, Server: "pure-serve", Mode: "durable", Reads: true, Writes: true, Before: true},
 	{ID: "pure-serve-ram", Server: "pure-serve", Mode: "ram", Reads: true},
+	{ID: "pure-serve-sendfile", Server: "pure-serve", Mode: "durable", Reads: true, Args: []string{"--sendfile-min", "65536"}},
 	{ID: "nethttp-memory", Server: "nethttp", Mode: "memory", Reads: true, Default: true},
 	{ID: "fasthttp-memory", Server: "fasthttp", Mode: "memory", Reads: true, Default: true},
 	{ID: "nethttp-fdatasync", Server: "nethttp", Mode: "fdatasync", Writes: true, Default: true},

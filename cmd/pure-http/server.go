@@ -67,6 +67,7 @@ func startServer(ctx context.Context, o *options, spec serverSpec, dir string) (
 		} else {
 			argv = append(argv, "--data", dir)
 		}
+		argv = append(argv, spec.Args...)
 	case "nethttp", "fasthttp":
 		argv = []string{o.bins.baseline, "--impl", spec.Server, "--mode", spec.Mode, "--addr", "127.0.0.1:0"}
 		if spec.Mode != "memory" {

@@ -65,6 +65,7 @@ type config struct {
 	accounts      int
 	tpccScale     string
 	payloadBudget int64
+	sendfileMin   int
 	workers       int
 	maxConns      int
 	idle, header  time.Duration
@@ -83,6 +84,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, error) {
 	fs.IntVar(&c.accounts, "accounts", 10_000, "--app bank: seed this many `N` accounts (one branch per 100)")
 	fs.StringVar(&c.tpccScale, "tpcc-scale", "full", "--app tpcc: seed W=1 at the specification's sizes (full) or 1/100 of them (small)")
 	fs.Int64Var(&c.payloadBudget, "payload-budget", serve.DefaultPayloadBudget, "the most body `BYTES` held in memory: a larger request body gets 413 (connection closed); a body that does not fit beside the bodies other connections are receiving gets 503; a batch of answers reaching it is cut and resumed")
+	fs.IntVar(&c.sendfileMin, "sendfile-min", 0, "send document bodies of at least `BYTES` from the store's file with sendfile(2) (--data only); 0: never, write them from the mapping (on loopback here sendfile cost more CPU than the copy it saves)")
 	fs.IntVar(&c.workers, "workers", runtime.GOMAXPROCS(0), "connection workers: how many connections may parse and build answers at once")
 	fs.IntVar(&c.maxConns, "max-conns", serve.DefaultMaxConns, "the most connections served at once; more wait in the listen backlog")
 	fs.DurationVar(&c.idle, "idle-timeout", serve.DefaultIdleTimeout, "close a keep-alive connection idle this long (also the longest a body or an answer may stall)")
@@ -113,6 +115,8 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, error) {
 		return nil, fmt.Errorf("--accounts %d: use 1 to 10,000,000", c.accounts)
 	case tpccScales[c.tpccScale] == (tpcc.Scale{}):
 		return nil, fmt.Errorf("--tpcc-scale %q: use full or small", c.tpccScale)
+	case c.sendfileMin < 0:
+		return nil, fmt.Errorf("--sendfile-min %d: use 0 (never) or a size in bytes", c.sendfileMin)
 	case c.payloadBudget <= 0 || c.workers <= 0 || c.maxConns <= 0 || c.idle <= 0 || c.header <= 0:
 		return nil, errors.New("--payload-budget, --workers, --max-conns, --idle-timeout and --header-timeout must be positive")
 	}
@@ -134,7 +138,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	var rt *app.Runtime
 	cfg := serve.Config{Store: st, Workers: c.workers, MaxConns: c.maxConns, PayloadBudget: c.payloadBudget,
-		IdleTimeout: c.idle, HeaderTimeout: c.header}
+		SendfileMin: c.sendfileMin, IdleTimeout: c.idle, HeaderTimeout: c.header}
 	if c.app != "none" {
 		if err := seedIfNew(st, c.app, c, stderr); err != nil {
 			st.Close()

@@ -78,6 +78,12 @@ type answer struct {
 	close  bool // Connection: close
 	keep10 bool // Connection: keep-alive for an HTTP/1.0 client
 	noBody bool // a HEAD request: the head only
+	// file says body is sent from the store's file with sendfile(2): its
+	// len(body) bytes at offset off of descriptor fd (Borrowed.Location),
+	// held open by the batch's borrowed value.
+	file bool
+	fd   int
+	off  int64
 }
 
 func newConn(s *Server) *conn {
@@ -331,6 +337,9 @@ func (c *conn) resize(size int) bool {
 	}
 	c.r1 = copy(buf, c.rbuf[c.r0:c.r1])
 	if len(c.rbuf) > readSize {
+		if bufClass(len(c.rbuf)) < 0 {
+			c.s.trim.want() // an outsized buffer, not pooled: return its memory (trim.go)
+		}
 		putBuf(c.rbuf)
 	}
 	c.r0, c.rbuf = 0, buf
@@ -463,11 +472,14 @@ func (c *conn) writeDeadline() error {
 }
 
 // flush sends the batch's answers in one vectored write, then releases
-// what they lent: borrowed values, app calls, the answer buffer.
+// what they lent: borrowed values, app calls, the answer buffer. A body
+// sent from the store's file splits the write: what comes before it (its
+// own head included) goes first, then the body by sendfile, then the rest.
 func (c *conn) flush() error {
 	c.iov = c.iov[:0]
 	run := -1 // start in wbuf of the last iov entry when it is a wbuf range ending at end
 	end := -1
+	var err error
 	for i := range c.ans {
 		a := &c.ans[i]
 		if a.h1 > a.h0 {
@@ -479,23 +491,27 @@ func (c *conn) flush() error {
 			}
 			end = a.h1
 		}
-		if len(a.body) > 0 {
+		if a.file {
+			if err = c.writeIov(true); err != nil {
+				break
+			}
+			if err = c.writeDeadline(); err != nil {
+				break
+			}
+			if err = c.raw.Sendfile(a.fd, a.off, len(a.body)); err != nil {
+				break
+			}
+			end = -1
+		} else if len(a.body) > 0 {
 			c.iov = append(c.iov, a.body)
 			end = -1
 		}
 	}
-	var err error
-	if len(c.iov) > 0 {
-		if err = c.writeDeadline(); err == nil {
-			if c.rawOK {
-				err = c.raw.Writev(c.iov)
-			} else {
-				c.send = c.iov
-				_, err = c.send.WriteTo(c.nc)
-			}
-		}
+	if err == nil {
+		err = c.writeIov(false)
 	}
 	clear(c.iov)
+	c.iov = c.iov[:0]
 	for _, b := range c.borrowed[:c.nborrowed] {
 		b.Release()
 	}
@@ -507,5 +523,25 @@ func (c *conn) flush() error {
 	clear(c.ans)
 	c.ans = c.ans[:0]
 	c.wbuf = c.wbuf[:0]
+	return err
+}
+
+// writeIov sends what iov holds in one vectored write and empties it;
+// more says a sendfile follows (raw sockets only).
+func (c *conn) writeIov(more bool) error {
+	if len(c.iov) == 0 {
+		return nil
+	}
+	err := c.writeDeadline()
+	if err == nil {
+		if c.rawOK {
+			err = c.raw.Writev(c.iov, more)
+		} else {
+			c.send = c.iov
+			_, err = c.send.WriteTo(c.nc)
+		}
+	}
+	clear(c.iov)
+	c.iov = c.iov[:0]
 	return err
 }

@@ -149,22 +149,34 @@
 // 97 %); net/http pays the same copy, which bounds the ratio. Steady state
 // takes no page faults on the mapping (perf: 0 faults in 2 s), so madvise or
 // MAP_POPULATE would not help; a fixed 4 MiB SO_SNDBUF measured the same as
-// autotuning. sendfile from the store's file removes the copy (prototype:
-// 1.35x net/http against 1.16x with sendmsg, medians of five rounds): it
-// needs the file and offset of a borrowed value from the store, which
-// Borrowed does not give yet.
+// autotuning. Config.SendfileMin (pure-serve --sendfile-min) sends bodies
+// from the store's file with sendfile(2) instead, by the value's location
+// (store.Borrowed.Location, whose descriptor lives as long as the lent
+// mapping), so the server copies nothing; it is off by default because on
+// this machine's loopback it cost more server CPU than the copy it saves:
+// 0.68x the write's 2xx per server CPU-s in experiment 046, and probe 909
+// found the same for sendfile and splice outside HTTP. The page-cache
+// pages leave in 64 KiB splice chunks, each pushed on its own, and on
+// loopback the receiver's protocol work runs in the sender's softirq.
 //
-// Memory. Peak RSS on 64 B GETs with --data is about 11 MB: the binary's
-// touched pages 3.4 MB, libc and the loader 1.4 MB (cgo, linked for the net
-// package's resolver; a CGO_ENABLED=0 build drops them), anonymous 6 MB: the Go
-// runtime about 1 MB at start, connection state (about 10 KiB each) and
-// goroutine stacks about 1 MB for 64 connections, and what seeding a 1 MiB
-// document leaves: its request buffer, the store's transaction and scratch
-// copies, and the garbage the 4 MB minimum heap goal lets accumulate
-// before the first collection. A GOMEMLIMIT of 6 MiB cut the end RSS by
-// 2 MB but not the peak, and halved PUT throughput, so no default limit is
-// set. The --pprof listener is written without net/http, whose package
-// initialisation touched 2.5 MB more of the binary in every run.
+// Memory. Peak RSS on 64 B GETs with --data is about 10-12 MB: the binary's
+// touched pages 3.9 MB, libc and the loader 1.5 MB (cgo, linked for the net
+// package's resolver; a -tags netgo,osusergo build is static and drops
+// them), anonymous 4.5 MB: the store's group write buffer, kept at the
+// 2 MiB it grew to for the seed's 1 MiB value, 64 connections' state
+// (about 10 KiB each) 1 MB, goroutine stacks 0.7 MB and the runtime. An
+// outsized request body (over the largest pooled read buffer, 1 MiB) leaves
+// megabytes of garbage (its buffer, the store's copies) that a load which
+// allocates nothing would keep resident until the runtime's forced
+// collection two minutes later, so the trimmer (trim.go) collects and
+// returns it once the buffer is dropped: 6.6 to 4.5 MB anonymous after the
+// seed (experiment 046). Under durable PUTs most of the heap is garbage:
+// the store's transaction copies each body (90 % of the bytes allocated),
+// and the collector's headroom and freed spans make 20 MB; GOGC=50 or a
+// GOMEMLIMIT of 12 MiB cut the peak by a few MB only, and a 6 MiB limit
+// halved PUT throughput, so no default is set. The --pprof listener is
+// written without net/http, whose package initialisation touched 2.5 MB
+// more of the binary in every run.
 //
 // Group commit with one P: fdatasync enters the scheduler's syscall state,
 // so the P goes to the other connections while the leader syncs, and their

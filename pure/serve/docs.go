@@ -28,7 +28,9 @@ func (c *conn) doc(r *request, k []byte) {
 // getDoc answers a document from the batch's pinned snapshot: a small one
 // copied into the answer buffer, a larger one lent from the store's
 // mapping (Borrow) until the batch has been sent, so it goes out whole
-// whatever happens to the document or the file meanwhile.
+// whatever happens to the document or the file meanwhile. With
+// Config.SendfileMin set, one at least that long is sent from the store's
+// file by its location when the store has a file and the socket is raw.
 func (c *conn) getDoc(r *request, k []byte) {
 	sn, err := c.pin()
 	if err != nil {
@@ -50,6 +52,11 @@ func (c *conn) getDoc(r *request, k []byte) {
 		sn.BorrowInto(b, c.key) // present: the same snapshot just found it
 		c.nborrowed++
 		val = b.Bytes()
+		c.answerBody(a, &h, val)
+		if c.s.sendfile > 0 && len(val) >= c.s.sendfile && c.rawOK {
+			a.fd, a.off, a.file = b.Location() // false in RAM mode: then the body is written from the mapping
+		}
+		return
 	}
 	c.answerBody(a, &h, val)
 }

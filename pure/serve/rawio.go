@@ -3,6 +3,7 @@
 package serve
 
 import (
+	"errors"
 	"net"
 	"syscall"
 	"unsafe"
@@ -36,16 +37,35 @@ type rawIO struct {
 	bufs  [][]byte // what is left to send
 	iov   []unix.Iovec
 	msg   unix.Msghdr
+	flags uintptr // sendmsg's flags: MSG_NOSIGNAL, and MSG_MORE before a sendfile
 	errno syscall.Errno
 
-	writeFn func(fd uintptr) bool
+	// What is left of a Sendfile: the file's descriptor, the offset to
+	// send from (advanced by the kernel), the bytes left.
+	sfFile int
+	sfOff  int64
+	sfLeft int
+	sfErr  error
+
+	writeFn    func(fd uintptr) bool
+	sendfileFn func(fd uintptr) bool
 }
+
+// sendfileWaitHook, when set (by tests, before serving), is called each
+// time a Sendfile finds the socket full and waits for room.
+var sendfileWaitHook func()
+
+// errShortFile is a Sendfile that met the end of the file before the
+// body's end, which the store's contract (a lent value's bytes stay in its
+// file until released) rules out.
+var errShortFile = errors.New("serve: sendfile reached the end of the store's file before the end of the body (the file was truncated under a lent value)")
 
 // iovMax is the most iovec entries one sendmsg takes (Linux's UIO_MAXIOV).
 const iovMax = 1024
 
 func (r *rawIO) init() {
 	r.writeFn = r.doWrite
+	r.sendfileFn = r.doSendfile
 	r.iov = make([]unix.Iovec, 0, 32)
 }
 
@@ -91,9 +111,15 @@ func (r *rawIO) readFd(fd uintptr, p []byte) (int, syscall.Errno) {
 
 // Writev sends all of bufs with as few sendmsg calls as the socket
 // allows (MSG_NOSIGNAL: a reset connection is an EPIPE error, never a
-// signal), waiting for room as needed. It consumes bufs' entries.
-func (r *rawIO) Writev(bufs [][]byte) error {
+// signal), waiting for room as needed. It consumes bufs' entries. more
+// says that a Sendfile follows at once (MSG_MORE), so that a head and its
+// body can share segments.
+func (r *rawIO) Writev(bufs [][]byte, more bool) error {
 	r.bufs, r.errno = bufs, 0
+	r.flags = syscall.MSG_NOSIGNAL
+	if more {
+		r.flags |= unix.MSG_MORE
+	}
 	err := r.rc.Write(r.writeFn)
 	r.bufs = nil
 	if err != nil {
@@ -122,7 +148,7 @@ func (r *rawIO) doWrite(fd uintptr) bool {
 		}
 		r.msg.Iov = &r.iov[0]
 		r.msg.SetIovlen(len(r.iov))
-		n, _, e := syscall.RawSyscall(syscall.SYS_SENDMSG, fd, uintptr(unsafe.Pointer(&r.msg)), syscall.MSG_NOSIGNAL)
+		n, _, e := syscall.RawSyscall(syscall.SYS_SENDMSG, fd, uintptr(unsafe.Pointer(&r.msg)), r.flags)
 		switch e {
 		case 0:
 			r.consume(int(n))
@@ -146,4 +172,43 @@ func (r *rawIO) consume(n int) {
 		n -= len(r.bufs[0])
 		r.bufs = r.bufs[1:]
 	}
+}
+
+// Sendfile sends n bytes of file from offset off with sendfile(2): the
+// kernel hands the page cache's pages to the socket, and the process
+// copies nothing. The offset is the call's own (never the file's
+// position, which every borrower of the descriptor shares). It waits for
+// room as Writev does, under the same write deadline.
+func (r *rawIO) Sendfile(file int, off int64, n int) error {
+	r.sfFile, r.sfOff, r.sfLeft, r.sfErr = file, off, n, nil
+	err := r.rc.Write(r.sendfileFn)
+	if err != nil {
+		return err
+	}
+	return r.sfErr
+}
+
+func (r *rawIO) doSendfile(fd uintptr) bool {
+	for r.sfLeft > 0 {
+		n, _, e := syscall.RawSyscall6(syscall.SYS_SENDFILE, fd, uintptr(r.sfFile),
+			uintptr(unsafe.Pointer(&r.sfOff)), uintptr(r.sfLeft), 0, 0)
+		switch e {
+		case 0:
+			if n == 0 {
+				r.sfErr = errShortFile
+				return true
+			}
+			r.sfLeft -= int(n) // the kernel advanced sfOff
+		case syscall.EINTR:
+		case syscall.EAGAIN:
+			if sendfileWaitHook != nil {
+				sendfileWaitHook()
+			}
+			return false // wait for room
+		default:
+			r.sfErr = e
+			return true
+		}
+	}
+	return true
 }

@@ -20,4 +20,9 @@ func (r *rawIO) loop(f func(fd uintptr) bool) error {
 func (r *rawIO) readFd(fd uintptr, p []byte) (int, syscall.Errno) {
 	panic("serve: raw socket calls are Linux's")
 }
-func (r *rawIO) Writev(bufs [][]byte) error { panic("serve: raw socket calls are Linux's") }
+func (r *rawIO) Writev(bufs [][]byte, more bool) error {
+	panic("serve: raw socket calls are Linux's")
+}
+func (r *rawIO) Sendfile(file int, off int64, n int) error {
+	panic("serve: raw socket calls are Linux's")
+}

@@ -193,6 +193,12 @@
 // reference, and a mapping is unmapped when the last is released. That is why a borrowed value stays readable
 // however the key or the file changes.
 //
+// Each mapping of an on-disk file also holds a duplicate of the file's
+// descriptor, closed with the mapping, so a borrowed value can be lent by
+// its location as well (Borrowed.Location: descriptor and offset) and sent
+// from the page cache with sendfile(2); the old file stays open for it
+// however the key or the file changes.
+//
 // # Misuse
 //
 // Release of a Snapshot or a Borrowed is idempotent: a second (or

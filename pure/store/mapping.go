@@ -11,11 +11,12 @@ import "sync/atomic"
 type mapping struct {
 	data []byte
 	f    File
+	fd   int // a duplicate of f's descriptor, closed with the mapping; -1 for none (lend.go)
 	refs atomic.Int64
 }
 
 func newMapping(f File, data []byte) *mapping {
-	m := &mapping{data: data, f: f}
+	m := &mapping{data: data, f: f, fd: dupDescriptor(f)}
 	m.refs.Store(1)
 	return m
 }
@@ -40,6 +41,8 @@ func (m *mapping) release() {
 		data := m.data
 		m.data = nil
 		m.f.Unmap(data) // nothing can be done about a failed munmap but leak it
+		closeDescriptor(m.fd)
+		m.fd = -1
 	case r < 0:
 		panic("store: mapping released more often than acquired")
 	}

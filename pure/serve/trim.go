@@ -1,0 +1,62 @@
+package serve
+
+import (
+	"runtime/debug"
+	"sync/atomic"
+	"time"
+)
+
+// Memory after outsized requests. A request body over the largest pooled
+// read buffer (1 MiB) gets a buffer of its own size, and the store copies
+// the value once or twice more while committing it; all of it is garbage
+// once the answer has left. But the steady load that may follow (document
+// GETs, pipelined or not) allocates nothing, so the collector never runs
+// again (the runtime forces a collection only every 2 minutes) and those
+// megabytes stay resident: after the harness's seed (one 1 MiB PUT) they
+// were half of pure-serve's anonymous memory under GET loads. So when a
+// connection drops such a buffer, the trimmer collects and returns the
+// freed pages to the system (debug.FreeOSMemory), at once and at most once
+// per trimEvery; steady loads, whose buffers are pooled, never trigger it.
+
+// trimEvery is the least time between two trims.
+const trimEvery = time.Second
+
+// trimmer runs the trims on a goroutine of its own, so the connection that
+// asked goes on at once.
+type trimmer struct {
+	kick  chan struct{} // capacity 1: a trim is wanted
+	trims atomic.Int64  // trims done, for tests
+	stop  chan struct{}
+	done  chan struct{}
+}
+
+func newTrimmer() *trimmer {
+	return &trimmer{kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+}
+
+// want asks for a trim without waiting.
+func (t *trimmer) want() {
+	select {
+	case t.kick <- struct{}{}:
+	default:
+	}
+}
+
+// run trims each time one is wanted, then rests trimEvery, until stopped.
+func (t *trimmer) run() {
+	defer close(t.done)
+	for {
+		select {
+		case <-t.kick:
+			debug.FreeOSMemory()
+			t.trims.Add(1)
+			select {
+			case <-time.After(trimEvery):
+			case <-t.stop:
+				return
+			}
+		case <-t.stop:
+			return
+		}
+	}
+}
