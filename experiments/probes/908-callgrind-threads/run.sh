@@ -21,6 +21,9 @@
 #             start's delay set to 0 (go build -overlay, quietDelay = 0): the
 #             go-ahead reaches the child before sysmon has fallen asleep,
 #             which is what a quiet start that did not hold looks like;
+#   retry     (only with VARIANTS=retry and BASE_REV) pure-count built from
+#             the checkout, which counts a preempted region again (up to 3
+#             processes): "retries" records how many times it did;
 #   separate  the same as default, through a wrapper that adds --separate-threads=yes
 #             and saves callgrind's per-thread dump files. pure-count cannot
 #             read per-thread dumps (it looks for OUT.1 and finds OUT.1-01),
@@ -37,7 +40,8 @@
 # Usage: flock /work/measure.lock experiments/probes/908-callgrind-threads/run.sh
 #   N=30 (counts per workload and variant; store-get takes N/2), BURNERS=4, NICE=0
 #   (the busy loops' nice), PULSE=0 (1: bursts), COUNT_NICE=0 (pure-count's nice),
-#   VARIANTS="default separate", WORKLOADS="sort-ints-10k store-get";
+#   VARIANTS="default separate", WORKLOADS="sort-ints-10k store-get",
+#   BASE_REV (build default, separate and nodelay from this commit, not the checkout);
 #   run.sh note: only regenerate note.md.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -59,18 +63,21 @@ L = ["# Probe 908: callgrind counts under heavy load, all threads against the re
      "2 cores. `default` is valgrind as `perfcount.CallgrindArgs` gives it; `separate` adds "
      "`--separate-threads=yes` and sums the per-thread dumps (column *threads*: how many threads had any "
      "instruction counted in the region); `nodelay` is pure-count built with its quiet start's delay set to 0, "
-     "so that the region starts before the runtime's monitor (sysmon) has fallen asleep. See README.md for what it found.", ""]
+     "so that the region starts before the runtime's monitor (sysmon) has fallen asleep; `retry` is the checkout's pure-count, "
+     "which counts a region the scheduler preempted again in a fresh process. See README.md for what it found.", ""]
 for m in metas:
     L.append(f"Run at {m['rev']}, variants {m.get('variants', 'default separate')}, {m['burners']} busy loops at nice {m['nice']}"
              f"{' in bursts' if m.get('pulse') else ''}, pure-count at nice {m.get('count_nice', 0)}, N={m['n']}; "
              f"load average at start {m['load_start']}, at end {m.get('load_end','?')}; valgrind {m['valgrind']}, {m['go']}.")
-L += ["", "| busy loops | bursts | pure-count's nice | workload | variant | counts | distinct | min | max | max − min | threads with counts |",
-      "|---:|:--|---:|:--|:--|---:|---:|---:|---:|---:|:--|"]
+L += ["", "| busy loops | bursts | pure-count's nice | workload | variant | counts | distinct | min | max | max − min | threads with counts | recounts (retry) |",
+      "|---:|:--|---:|:--|:--|---:|---:|---:|---:|---:|:--|:--|"]
 for (b, pu, cn, w, v), rs in sorted(g.items()):
     vals = [r["value"] for r in rs]
     th = sorted({len(r.get("threads", {"1": 0})) for r in rs})
     L.append(f"| {b} | {'yes' if pu else 'no'} | {cn} | {w} | {v} | {len(vals)} | {len(set(vals))} | {min(vals):,} | {max(vals):,} | {max(vals)-min(vals):,} | "
-             + ("all in one" if v != "separate" else ", ".join(map(str, th))) + " |")
+             + ("all in one" if v != "separate" else ", ".join(map(str, th))) + " | "
+             + (f"{sum(r.get('retries', 0) for r in rs)} in {sum(1 for r in rs if r.get('retries', 0))} counts; "
+                f"{sum(1 for r in rs if r.get('preempted'))} left preempted" if v == "retry" else "") + " |")
 L.append("")
 for f in sorted(os.listdir(sys.argv[3])):
     if f.startswith("diff-") and f.endswith(".txt"):
@@ -95,11 +102,17 @@ cleanup() { for p in "${burners[@]}"; do kill "$p" 2>/dev/null || true; done; rm
 trap cleanup EXIT
 
 cd "$root"
-nice -n 19 go build -o "$work/pure-count" ./cmd/pure-count
-sed 's/^const quietDelay = .*/const quietDelay = 0/' cmd/pure-count/quiet.go > "$work/quiet0.go"
+nice -n 19 go build -o "$work/pure-count-head" ./cmd/pure-count
+src=$root
+if [[ -n ${BASE_REV:-} ]]; then
+  src=$work/base; mkdir -p "$src"
+  git archive "$BASE_REV" | tar -x -C "$src"
+fi
+(cd "$src" && nice -n 19 go build -o "$work/pure-count" ./cmd/pure-count)
+sed 's/^const quietDelay = .*/const quietDelay = 0/' "$src/cmd/pure-count/quiet.go" > "$work/quiet0.go"
 grep -q '^const quietDelay = 0$' "$work/quiet0.go" || { echo "run.sh: cmd/pure-count/quiet.go has no quietDelay constant to set to 0" >&2; exit 1; }
-printf '{"Replace":{"%s":"%s"}}' "$root/cmd/pure-count/quiet.go" "$work/quiet0.go" > "$work/overlay.json"
-nice -n 19 go build -overlay "$work/overlay.json" -o "$work/pure-count-nodelay" ./cmd/pure-count
+printf '{"Replace":{"%s":"%s"}}' "$src/cmd/pure-count/quiet.go" "$work/quiet0.go" > "$work/overlay.json"
+(cd "$src" && nice -n 19 go build -overlay "$work/overlay.json" -o "$work/pure-count-nodelay" ./cmd/pure-count)
 mkdir -p "$work/bin" "$work/dumps"
 cat > "$work/bin/valgrind" <<EOF
 #!/usr/bin/env bash
@@ -112,7 +125,7 @@ exit \$rc
 EOF
 chmod +x "$work/bin/valgrind"
 
-rev=$(git rev-parse --short HEAD)
+rev=$(git rev-parse --short HEAD)${BASE_REV:+ (default, separate, nodelay: $BASE_REV)}
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 # A busy loop runs all the time, or with PULSE=1 in bursts of 300 ms with
 # 100 ms pauses, so a counted process at a lower priority is held off the
@@ -126,10 +139,12 @@ printf '{"kind":"meta","rev":"%s","burners":%d,"nice":%d,"pulse":%d,"count_nice"
 
 count() { # workload index variant
   local w=$1 i=$2 v=$3
-  if [[ $v == default || $v == nodelay ]]; then
-    local pc=$work/pure-count; [[ $v == nodelay ]] && pc=$work/pure-count-nodelay
-    nice -n "$COUNT_NICE" "$pc" run --backend callgrind -r 1 --json --dump-dir "$work/dumps/$v/$w.$i" "$w" |
-      jq -c --arg v "$v" --argjson b "$BURNERS" --argjson cn "$COUNT_NICE" --argjson pu "$PULSE" 'select(.kind=="run") | {kind:"count",variant:$v,burners:$b,pulse:$pu,count_nice:$cn,workload,run:'"$i"',value,source}'
+  if [[ $v == default || $v == nodelay || $v == retry ]]; then
+    local pc=$work/pure-count; [[ $v == nodelay ]] && pc=$work/pure-count-nodelay; [[ $v == retry ]] && pc=$work/pure-count-head
+    nice -n "$COUNT_NICE" "$pc" run --backend callgrind -r 1 --json --dump-dir "$work/dumps/$v/$w.$i" "$w" > "$work/out.json" 2> "$work/stderr" ||
+      { cat "$work/stderr" >&2; exit 1; }
+    jq -c --arg v "$v" --argjson b "$BURNERS" --argjson cn "$COUNT_NICE" --argjson pu "$PULSE" --argjson re "$(grep -c 'counting again' "$work/stderr" || true)" \
+        'select(.kind=="run") | {kind:"count",variant:$v,burners:$b,pulse:$pu,count_nice:$cn,workload,run:'"$i"',value,source,retries:$re,preempted:(.preempted // false)}' "$work/out.json"
   else
     local save="$work/sep/$w.$i"
     PROBE_SAVE=$save PATH="$work/bin:$PATH" nice -n "$COUNT_NICE" "$work/pure-count" run --backend callgrind -r 1 --json "$w" >/dev/null 2>&1 || true
