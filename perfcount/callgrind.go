@@ -3,6 +3,7 @@ package perfcount
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -153,12 +154,32 @@ func readCallgrindTotal(path string) (ir uint64, preempted bool, err error) {
 	return ir, ranScheduler(p), err
 }
 
+// funcName returns the Go function a dump's function name stands for,
+// without callgrind's recursion level ("f'2"). A binary without its symbol
+// table (go run, go test) gives callgrind no names, only addresses
+// ("0x000000000043c757"); those are looked up in this process's own
+// function table, which the binary keeps: a region's dump is of this
+// process, so its addresses are this process's.
+func funcName(name string) string {
+	if i := strings.IndexByte(name, '\''); i >= 0 {
+		name = name[:i]
+	}
+	if hex, ok := strings.CutPrefix(name, "0x"); ok {
+		if pc, err := strconv.ParseUint(hex, 16, 64); err == nil {
+			if f := runtime.FuncForPC(uintptr(pc)); f != nil {
+				return f.Name()
+			}
+		}
+	}
+	return name
+}
+
 // ranScheduler reports whether a SchedulerMarks function has a self cost
-// in any part of p.
+// in any part of p, which must be a dump of this process.
 func ranScheduler(p *callgrind.Profile) bool {
 	for _, part := range p.Parts {
 		for _, f := range part.Functions {
-			name := strings.TrimRight(f.Name, "'0123456789") // recursion levels: "f'2"
+			name := funcName(f.Name)
 			for _, m := range SchedulerMarks {
 				if name == m {
 					for _, c := range f.Self {

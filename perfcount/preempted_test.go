@@ -1,8 +1,10 @@
 package perfcount
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 )
 
@@ -35,5 +37,21 @@ func TestReadCallgrindTotal_Preempted(t *testing.T) {
 				t.Errorf("readCallgrindTotal = %d, preempted %v; want %d, preempted %v", ir, preempted, tt.ir, tt.preempted)
 			}
 		})
+	}
+}
+
+// A binary without its symbol table gives callgrind addresses for names;
+// funcName finds the function at such an address in this process, at its
+// entry or inside it, and drops recursion levels.
+func TestFuncName(t *testing.T) {
+	pc := reflect.ValueOf(TestFuncName).Pointer()
+	want := "workbench/perfcount.TestFuncName"
+	for _, name := range []string{fmt.Sprintf("0x%016x", pc), fmt.Sprintf("0x%016x'2", pc+4), want, want + "'3"} {
+		if got := funcName(name); got != want {
+			t.Errorf("funcName(%q) = %q, want %q", name, got, want)
+		}
+	}
+	if got := funcName("0x0"); got != "0x0" {
+		t.Errorf("funcName(0x0) = %q, want it kept", got)
 	}
 }
