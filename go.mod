@@ -4,7 +4,6 @@ go 1.26.0
 
 require (
 	github.com/cockroachdb/pebble v1.1.5
-	github.com/felixge/fgprof v0.9.5
 	github.com/google/pprof v0.0.0-20261105003125-4bf881d7fb0b
 	github.com/mattn/go-sqlite3 v1.14.53
 	github.com/olekukonko/tablewriter v1.1.5

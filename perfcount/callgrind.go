@@ -3,6 +3,7 @@ package perfcount
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -101,7 +102,7 @@ func (s *callgrindState) measure(fn func()) error {
 	callgrindRequest(cgDumpStats)
 	s.dumps++
 	name := s.base + "." + strconv.Itoa(s.dumps)
-	ir, err := readCallgrindTotal(name)
+	ir, err := s.readTotal(name)
 	if err != nil {
 		return fmt.Errorf("reading callgrind's dump: %w", err)
 	}
@@ -121,15 +122,74 @@ func (s *callgrindState) measure(fn func()) error {
 	return nil
 }
 
-// readCallgrindTotal reads the Ir total of a callgrind dump and checks it
-// against the sum of the dump's self costs.
-func readCallgrindTotal(path string) (uint64, error) {
+// readTotal is readCallgrindTotal for a region's dump: it also sets the
+// count's Preempted. (A method, so that measure's code around the region,
+// and with it the region's count, is what it was before Preempted existed.)
+func (s *callgrindState) readTotal(name string) (uint64, error) {
+	ir, preempted, err := readCallgrindTotal(name)
+	s.counts[0].Preempted = preempted
+	return ir, err
+}
+
+// SchedulerMarks are the runtime functions that run only when Go's
+// scheduler takes the CPU from a running goroutine: sysmon's preemption of
+// a goroutine that ran 10 ms of wall time goes through both, and so does
+// runtime.Gosched through the second. A quiet region (pure-count's quiet
+// start) never runs them; a region whose dump gives them instructions was
+// preempted (Count.Preempted).
+var SchedulerMarks = []string{"runtime.gopreempt_m", "runtime.goschedImpl"}
+
+// readCallgrindTotal reads the Ir total of a callgrind dump, checks it
+// against the sum of the dump's self costs, and reports whether a
+// SchedulerMarks function counted instructions in it.
+func readCallgrindTotal(path string) (ir uint64, preempted bool, err error) {
 	p, err := callgrind.ParseFile(path)
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	if err := p.Check(); err != nil {
-		return 0, err
+		return 0, false, err
 	}
-	return p.Total("Ir")
+	ir, err = p.Total("Ir")
+	return ir, ranScheduler(p), err
+}
+
+// funcName returns the Go function a dump's function name stands for,
+// without callgrind's recursion level ("f'2"). A binary without its symbol
+// table (go run, go test) gives callgrind no names, only addresses
+// ("0x000000000043c757"); those are looked up in this process's own
+// function table, which the binary keeps: a region's dump is of this
+// process, so its addresses are this process's.
+func funcName(name string) string {
+	if i := strings.IndexByte(name, '\''); i >= 0 {
+		name = name[:i]
+	}
+	if hex, ok := strings.CutPrefix(name, "0x"); ok {
+		if pc, err := strconv.ParseUint(hex, 16, 64); err == nil {
+			if f := runtime.FuncForPC(uintptr(pc)); f != nil {
+				return f.Name()
+			}
+		}
+	}
+	return name
+}
+
+// ranScheduler reports whether a SchedulerMarks function has a self cost
+// in any part of p, which must be a dump of this process.
+func ranScheduler(p *callgrind.Profile) bool {
+	for _, part := range p.Parts {
+		for _, f := range part.Functions {
+			name := funcName(f.Name)
+			for _, m := range SchedulerMarks {
+				if name == m {
+					for _, c := range f.Self {
+						if c > 0 {
+							return true
+						}
+					}
+				}
+			}
+		}
+	}
+	return false
 }

@@ -37,6 +37,13 @@ type Count struct {
 	// covers only part of the measurement; it is reported as counted and never
 	// silently scaled up.
 	Multiplexed bool `json:"multiplexed"`
+	// Preempted is true, for callgrind, when Go's scheduler took the CPU
+	// from the region's goroutine inside the region (SchedulerMarks counted
+	// instructions in its dump): the runtime's monitor (sysmon) was awake,
+	// and the count includes scheduler work done at moments that depend on
+	// the wall clock, so it is larger than the region's own. A quiet start
+	// prevents it; on a busy machine it can fail to.
+	Preempted bool `json:"preempted,omitempty"`
 }
 
 // Rusage is the resource use of a finished child process and its reaped

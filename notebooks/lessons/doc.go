@@ -5,8 +5,9 @@
 //
 // The programs beside it are run by the notebooks' sh cells: table and
 // spread (runs of pure-count as tables), aa (an A/A comparison), preempt (a
-// region counted without pure-count's quiet start, lesson 02), storeload
-// (the store under concurrent writers, profiled, lesson 03) and elfinfo
+// region counted without pure-count's quiet start, lesson 02), wallshare
+// (a wall-clock profile of pure-serve sorted by what its goroutines were
+// doing, beside the CPU profile, lesson 03) and elfinfo
 // (what a binary was built for, lesson 05). qcount, in its own directory,
 // counts instructions under qemu-user (lesson 05).
 package lessons
