@@ -166,15 +166,7 @@ func (tb *table) newRecord(key string) Record {
 	return Record{Key: key, cols: &tb.cols, vals: make([]value, len(tb.cols)-1)}
 }
 
-// get returns key's record, sharing the table's values.
-func (tb *table) get(key string) (Record, bool) {
-	r := tb.rows.get(key)
-	if r == nil {
-		return Record{}, false
-	}
-	return tb.record(r), true
-}
-
+// record returns row r as a Record sharing the table's values.
 func (tb *table) record(r *row) Record {
 	return Record{Key: r.key, cols: &tb.cols, vals: r.vals, shared: true}
 }
@@ -238,12 +230,12 @@ func (tb *table) replace(key string, nr *row) *row {
 	switch {
 	case ok && nr != nil:
 		old = tb.rows.chunks[p.c][p.i].r
-		tb.rows.chunks[p.c][p.i] = entry{key, nr}
+		tb.rows.chunks[p.c][p.i].r = nr
 	case ok:
 		old = tb.rows.chunks[p.c][p.i].r
 		tb.rows.remove(p)
 	case nr != nil:
-		tb.rows.insert(p, entry{key, nr})
+		tb.rows.insert(p, mkEntry(key, nr))
 	default:
 		return nil
 	}
