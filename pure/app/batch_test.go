@@ -1,6 +1,12 @@
 package app
 
 import (
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"workbench/pure/store"
@@ -106,5 +112,103 @@ func TestBatch_FailedCommit_RollsBackEveryCall(t *testing.T) {
 	r.apply(c)
 	if string(c[0].Out) != "3" {
 		t.Errorf("sum after the failed save: %q, want 3", c[0].Out)
+	}
+}
+
+// opsApp's input "ops" applies its body's words in turn: "pK.N" puts key K
+// with n = N, "dK" deletes K, "x" fails the input after the changes before
+// it (so they are undone). The view "all" answers every record.
+func opsApp() App {
+	return App{
+		Name:  "ops",
+		Table: Table{Name: "c", Key: "k", Columns: []Field{{Name: "n", Type: Int}}},
+		Inputs: []InputDef{{
+			Name:   "ops",
+			Fields: []Field{{Name: "b", Type: Text, Body: true}},
+			Run: func(t *Turn) error {
+				for _, w := range strings.Fields(t.Text("b")) {
+					switch w[0] {
+					case 'p':
+						k, n, _ := strings.Cut(w[1:], ".")
+						r := t.New(k)
+						v, _ := strconv.ParseInt(n, 10, 64)
+						r.SetInt("n", v)
+						if err := t.Put(r); err != nil {
+							return err
+						}
+					case 'd':
+						if err := t.Delete(w[1:]); err != nil {
+							return err
+						}
+					case 'x':
+						return Errorf(409, "failed on purpose")
+					}
+				}
+				return nil
+			},
+		}},
+		Views: []ViewDef{{Name: "all", Answer: Rows, Run: KeyOrder}},
+	}
+}
+
+// TestStage_NewestChangeOfEachKey: batches of inputs that put and delete a
+// few keys many times (some inputs failing, so undone) save each key's
+// last state: after every batch, the app restarted from the store holds
+// what a model holds.
+func TestStage_NewestChangeOfEachKey(t *testing.T) {
+	seed := uint64(3)
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, seed))
+	st, _ := store.OpenRAM(nil)
+	defer st.Close()
+	model := map[string]int64{}
+	for batch := range 200 {
+		r, err := Start(st, opsApp(), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var calls []*Call
+		next := maps.Clone(model)
+		for range 1 + rng.IntN(4) {
+			var words []string
+			m := maps.Clone(next)
+			fail := rng.IntN(4) == 0
+			for range 1 + rng.IntN(8) {
+				k := fmt.Sprintf("k%d", rng.IntN(5))
+				if rng.IntN(3) == 0 {
+					words = append(words, "d"+k)
+					delete(m, k)
+				} else {
+					n := rng.Int64N(1000)
+					words = append(words, fmt.Sprintf("p%s.%d", k, n))
+					m[k] = n
+				}
+			}
+			if fail {
+				words = append(words, "x")
+			} else {
+				next = m
+			}
+			calls = append(calls, &Call{Kind: Input, Name: "ops", Body: []byte(strings.Join(words, " "))})
+		}
+		r.apply(batchOf(t, r, calls...))
+		model = next
+		if err := r.Close(); err != nil {
+			t.Fatal(err)
+		}
+		r, err = Start(st, opsApp(), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := batchOf(t, r, &Call{Kind: View, Name: "all"})
+		r.apply(c)
+		var want []string
+		for _, k := range slices.Sorted(maps.Keys(model)) {
+			want = append(want, fmt.Sprintf(`{"k":"%s","n":%d}`, k, model[k]))
+		}
+		if got, w := string(c[0].Out), "["+strings.Join(want, ",")+"]"; got != w {
+			t.Fatalf("batch %d: restarted, the app holds\n%s\nwant\n%s", batch, got, w)
+		}
+		r.Close()
 	}
 }

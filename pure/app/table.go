@@ -114,14 +114,18 @@ func (r *Record) own() {
 type row struct {
 	key  string
 	vals []value
+	// superseded is the number of the save (stage's epoch) that found a
+	// newer row of this key in its log: stage skips log entries whose new
+	// row it is, without a set of the keys it staged.
+	superseded uint64
 }
 
-// undo is one change of a batch: the row that key of tb had before (nil
-// if absent).
+// undo is one change of a batch: the row that key of tb had before and
+// the row it has after (nil if absent).
 type undo struct {
-	tb  *table
-	key string
-	old *row
+	tb      *table
+	key     string
+	old, nr *row
 }
 
 // undoKey names a changed record when a batch is staged.
@@ -207,7 +211,7 @@ func (tb *table) put(r Record) error {
 		nr.vals = slices.Clone(r.vals) // the caller may keep changing r
 	}
 	old := tb.replace(r.Key, nr)
-	*tb.log = append(*tb.log, undo{tb: tb, key: r.Key, old: old})
+	*tb.log = append(*tb.log, undo{tb: tb, key: r.Key, old: old, nr: nr})
 	return nil
 }
 
@@ -270,25 +274,41 @@ func rollback(log *[]undo, mark int) {
 }
 
 // stage writes every record changed since the last save into tx, once
-// each, with its current value; scratch buffers are reused.
-func stage(tx *store.Tx, log []undo, seen map[undoKey]bool, kbuf, vbuf []byte) ([]byte, []byte, error) {
-	clear(seen)
+// each, with its current value; scratch buffers are reused. epoch numbers
+// this save (it grows from save to save). The log is walked newest first:
+// an entry's new row is the key's current one unless a newer entry of the
+// key superseded it, which that entry marked (row.superseded = epoch)
+// before; a delete (no new row) is the newest unless the key has a row
+// now or a newer delete was staged (deleted, cleared here). So no lookup
+// or set of keys is needed but for deletes.
+func stage(tx *store.Tx, log []undo, epoch uint64, deleted map[undoKey]bool, kbuf, vbuf []byte) ([]byte, []byte, error) {
+	clear(deleted)
 	for i := len(log) - 1; i >= 0; i-- {
-		tb, key := log[i].tb, log[i].key
-		if seen[undoKey{tb, key}] {
+		u := &log[i]
+		newest := false
+		if u.nr != nil {
+			newest = u.nr.superseded != epoch
+		} else if !deleted[undoKey{u.tb, u.key}] && u.tb.rows.get(u.key) == nil {
+			newest = true
+			deleted[undoKey{u.tb, u.key}] = true
+		}
+		if u.old != nil {
+			u.old.superseded = epoch
+		}
+		if !newest {
 			continue
 		}
-		seen[undoKey{tb, key}] = true
-		kbuf = append(append(kbuf[:0], tb.prefix...), key...)
+		tb := u.tb
+		kbuf = append(append(kbuf[:0], tb.prefix...), u.key...)
 		var err error
-		if r := tb.rows.get(key); r != nil {
-			vbuf = tb.encode(vbuf[:0], r)
+		if u.nr != nil {
+			vbuf = tb.encode(vbuf[:0], u.nr)
 			err = tx.Put(kbuf, vbuf, store.Any)
 		} else {
 			err = tx.Delete(kbuf, store.Any)
 		}
 		if err != nil {
-			return kbuf, vbuf, fmt.Errorf("staging key %q of table %q: %w", key, tb.name, err)
+			return kbuf, vbuf, fmt.Errorf("staging key %q of table %q: %w", u.key, tb.name, err)
 		}
 	}
 	return kbuf, vbuf, nil
