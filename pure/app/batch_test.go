@@ -212,3 +212,56 @@ func TestStage_NewestChangeOfEachKey(t *testing.T) {
 		r.Close()
 	}
 }
+
+// TestPut_RecordChangedAfterPut: Put adopts a new or changed record's
+// values without copying them, yet changing the record after Put changes
+// the table only at its next Put, and an input failing after its Puts
+// leaves the table as it was.
+func TestPut_RecordChangedAfterPut(t *testing.T) {
+	a := App{Name: "adopt", Table: Table{Name: "c", Key: "k", Columns: []Field{{Name: "n", Type: Int}}},
+		Inputs: []InputDef{{Name: "go", Fields: []Field{{Name: "fail", Type: Int}}, Run: func(t *Turn) error {
+			r := t.New("a")
+			r.SetInt("n", 1)
+			if err := t.Put(r); err != nil {
+				return err
+			}
+			r.SetInt("n", 2) // not put: "a" stays 1
+			b := t.New("b")
+			b.SetInt("n", 5)
+			t.Put(b)
+			t.Put(b)
+			b.SetInt("n", 6)
+			t.Put(b)
+			b.SetInt("n", 7) // not put: "b" stays 6
+			if got, _ := t.Get("a"); got.Int("n") != 1 {
+				return Errorf(500, "a is %d after Put, want 1", got.Int("n"))
+			}
+			if t.Int("fail") != 0 {
+				return Errorf(409, "failed on purpose")
+			}
+			return nil
+		}}},
+		Views: []ViewDef{{Name: "all", Answer: Rows, Run: KeyOrder}}}
+	st, _ := store.OpenRAM(nil)
+	defer st.Close()
+	r, err := Start(st, a, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for _, c := range []struct {
+		kind          Kind
+		name, q, want string
+	}{
+		{Input, "go", "fail=1", "conflict: failed on purpose\n"},
+		{View, "all", "", "[]"},
+		{Input, "go", "fail=0", ""},
+		{View, "all", "", `[{"k":"a","n":1},{"k":"b","n":6}]`},
+	} {
+		b := batchOf(t, r, &Call{Kind: c.kind, Name: c.name, Query: []byte(c.q)})
+		r.apply(b)
+		if string(b[0].Out) != c.want {
+			t.Errorf("%s?%s: %q, want %q", c.name, c.q, b[0].Out, c.want)
+		}
+	}
+}

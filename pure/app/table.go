@@ -101,12 +101,28 @@ func (r *Record) SetTextAt(i int, s string) {
 	r.vals[i].s = s
 }
 
-// own gives the record its own copy of the values.
+// own gives the record its own copy of the values, if they are the
+// table's: read from it (shared), or put (adopted).
 func (r *Record) own() {
-	if r.shared {
-		r.vals = slices.Clone(r.vals)
+	if r.shared || adopted(r.vals) {
+		r.vals = ownVals(r.vals)
 		r.shared = false
 	}
+}
+
+// ownVals returns a copy of vals with room for the adopted mark: a
+// record's own values have one spare slot past their length, whose i is
+// set (1) when Put adopts them as a row's, so that the record copies them
+// before its next change instead of Put copying them every time.
+func ownVals(vals []value) []value {
+	c := make([]value, len(vals), len(vals)+1)
+	copy(c, vals)
+	return c
+}
+
+// adopted reports whether a record's own values were made a row's by Put.
+func adopted(vals []value) bool {
+	return cap(vals) > len(vals) && vals[:len(vals)+1][len(vals)].i != 0
 }
 
 // row is a record as the table keeps it. Rows are never changed in place:
@@ -167,7 +183,7 @@ func newTable(appName string, t Table, log *[]undo) *table {
 
 // newRecord returns an empty record with key.
 func (tb *table) newRecord(key string) Record {
-	return Record{Key: key, cols: &tb.cols, vals: make([]value, len(tb.cols)-1)}
+	return Record{Key: key, cols: &tb.cols, vals: make([]value, len(tb.cols)-1, len(tb.cols))}
 }
 
 // record returns row r as a Record sharing the table's values.
@@ -207,8 +223,13 @@ func (tb *table) put(r Record) error {
 		return err
 	}
 	nr := &row{key: r.Key, vals: r.vals}
-	if !r.shared {
-		nr.vals = slices.Clone(r.vals) // the caller may keep changing r
+	if n := len(r.vals); !r.shared && cap(r.vals) > n {
+		// the caller may keep changing r: mark its values adopted, so its
+		// next change copies them (own), and keep them without the mark
+		r.vals[:n+1][n].i = 1
+		nr.vals = r.vals[:n:n]
+	} else if !r.shared {
+		nr.vals = slices.Clone(r.vals)
 	}
 	old := tb.replace(r.Key, nr)
 	*tb.log = append(*tb.log, undo{tb: tb, key: r.Key, old: old, nr: nr})
