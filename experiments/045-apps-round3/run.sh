@@ -58,9 +58,11 @@ if bq:
     L += ["## Bank queries against SQLite in memory (pure-appbench --parts bank)", "",
           "As experiment 035 ran them: each query repeated for the cell's time on one goroutine, Pure through `Do`, "
           "SQLite through package sqlite; the ratio is SQLite's time over Pure's within a round, the median over "
-          "rounds and sets (every set runs each rev's pure-appbench once, the revs' order alternating). "
+          "rounds and sets (every set runs each rev's pure-appbench once, the revs' order alternating), with the "
+          "lowest and highest ratio of a round in brackets. Pure's medians of different revs ran at different "
+          "moments of a loaded machine: compare the ratios. "
           f"Load averages at the starts of the runs: {', '.join(str(m['load1']) for m in bm)}.", "",
-          "| accounts | query | " + " | ".join(f"{r} Pure median | {r} ratio" for r in revs) + " |",
+          "| accounts | query | " + " | ".join(f"{r} Pure median | {r} SQLite / Pure" for r in revs) + " |",
           "|---:|---|" + "---:|---:|" * len(revs)]
     keys = list(dict.fromkeys((r["accounts"], r["view"], r.get("query", "")) for r in bq))
     for n, view, q in keys:
@@ -71,7 +73,7 @@ if bq:
             sql = {(r["set"], r["round"]): r["ns_per_op"] for r in rs if r["side"] == "sqlite-memory"}
             ratios = [sql[k] / pure[k] for k in pure if k in sql]
             pm = med(pure.values()) if pure else float("nan")
-            cells.append(f"{pm/1000:,.1f} µs | **{med(ratios):.2f}**" if ratios else "— | —")
+            cells.append(f"{pm/1000:,.1f} µs | **{med(ratios):.2f}** ({min(ratios):.2f}–{max(ratios):.2f})" if ratios else "— | —")
         L.append(f"| {n:,} | `{view}{'?' + q if q else ''}` | " + " | ".join(cells) + " |")
     L.append("")
 open(os.path.join(here, "apps.md"), "w").write("\n".join(L))
