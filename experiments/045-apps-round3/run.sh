@@ -11,10 +11,13 @@
 #   bank   the bank queries against SQLite in memory, cmd/pure-appbench
 #          --parts bank as experiment 035 ran them, once per rev of
 #          BANK_REVS (builds from git archive), the revs' order alternating
-#          over ROUNDS_SETS sets; into bank.jsonl (the rev added).
+#          over SETS sets; into bank.jsonl (the rev added).
+#   tpcc   in-process TPC-C against SQLite in memory, pure-appbench --parts
+#          tpcc (TX transactions per side and round, ROUNDS rounds), once
+#          per rev of TPCC_REVS; into tpcc.jsonl.
 # apps.md is generated from counts.jsonl and bank.jsonl (run.sh note).
 #
-# Usage: run.sh count|bank|note   (count and bank take the measure lock)
+# Usage: run.sh count|bank|tpcc|note   (count, bank and tpcc take the measure lock)
 #   REVS="86b54ad HEAD"  BANK_REVS="86b54ad HEAD"  ROUNDS=5 BANK_TIME=300ms SETS=2
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -76,6 +79,28 @@ if bq:
             cells.append(f"{pm/1000:,.1f} µs | **{med(ratios):.2f}** ({min(ratios):.2f}–{max(ratios):.2f})" if ratios else "— | —")
         L.append(f"| {n:,} | `{view}{'?' + q if q else ''}` | " + " | ".join(cells) + " |")
     L.append("")
+tk = load("tpcc.jsonl")
+tm = [r for r in tk if r.get("series") == "meta"]
+tq = [r for r in tk if r.get("series") == "tpcc"]
+if tq:
+    revs = list(dict.fromkeys(r["rev"] for r in tq))
+    L += ["## TPC-C in process against SQLite in memory (pure-appbench --parts tpcc)", "",
+          "As experiment 035 ran it: the same transactions of the mix per side per round on one goroutine, Pure "
+          "through `app.StartLocal` and `Do` on a RAM store, SQLite through package sqlite; the ratio is Pure's "
+          "transactions/s over SQLite's within a round. "
+          f"Load averages at the starts of the runs: {', '.join(str(m['load1']) for m in tm)}.", "",
+          "| rev | Pure tx/s (rounds) | SQLite tx/s (rounds) | Pure CPU per tx, median | Pure / SQLite by round | median |",
+          "|---|---|---|---:|---|---:|"]
+    for rev in revs:
+        rs = [r for r in tq if r["rev"] == rev]
+        p = {(r["set"], r["round"]): r for r in rs if r["side"] == "pure-ram"}
+        q = {(r["set"], r["round"]): r for r in rs if r["side"] == "sqlite-memory"}
+        ks = sorted(k for k in p if k in q)
+        ratios = [p[k]["tx_per_s"] / q[k]["tx_per_s"] for k in ks]
+        L.append(f"| {rev} | {', '.join(format(p[k]['tx_per_s'], ',.0f') for k in ks)} | "
+                 f"{', '.join(format(q[k]['tx_per_s'], ',.0f') for k in ks)} | "
+                 f"{med(p[k]['cpu_us_per_tx'] for k in ks):.1f} µs | {', '.join(f'{x:.2f}' for x in ratios)} | **{med(ratios):.2f}x** |")
+    L.append("")
 open(os.path.join(here, "apps.md"), "w").write("\n".join(L))
 PY
 }
@@ -114,5 +139,18 @@ bank)
     done
   done
   note ;;
-*) echo "usage: run.sh count|bank|note" >&2; exit 2 ;;
+tpcc)
+  revs=(${TPCC_REVS:-86b54ad HEAD}) sets=${SETS:-1}
+  tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+  for r in "${revs[@]}"; do build "$r" "$tmp/$(git -C "$root" rev-parse --short "$r")"; done
+  for ((s = 0; s < sets; s++)); do
+    order=("${revs[@]}"); ((s % 2)) && order=($(printf '%s\n' "${revs[@]}" | tac))
+    for r in "${order[@]}"; do sh=$(git -C "$root" rev-parse --short "$r")
+      flock /work/measure.lock "$tmp/$sh/pure-appbench" --parts tpcc --rev "$sh" --rounds "${ROUNDS:-3}" \
+        --tx "${TX:-10000}" --out "$tmp/out.jsonl"
+      sed "s/^{/{\"rev\":\"$sh\",\"set\":$s,/" "$tmp/out.jsonl" >>"$out/tpcc.jsonl"
+    done
+  done
+  note ;;
+*) echo "usage: run.sh count|bank|tpcc|note" >&2; exit 2 ;;
 esac
