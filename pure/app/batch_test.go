@@ -265,3 +265,25 @@ func TestPut_RecordChangedAfterPut(t *testing.T) {
 		}
 	}
 }
+
+// TestTurn_TableByBuiltName: Table finds a table by a name built at run
+// time (other bytes than the declaration's string) as by the declared one.
+func TestTurn_TableByBuiltName(t *testing.T) {
+	st, _ := store.OpenRAM(nil)
+	defer st.Close()
+	r, err := Start(st, counter(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	built := string([]byte{'c'})
+	if a, b := r.turn.Table("c"), r.turn.Table(built); a != b || a.Name() != "c" {
+		t.Errorf("Table(%q) = %p, Table(built %q) = %p", "c", a, built, b)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("Table of an unknown name did not panic")
+		}
+	}()
+	r.turn.Table(string([]byte("nope")))
+}
