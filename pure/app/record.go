@@ -16,8 +16,9 @@ const recordFormat = 1
 
 func (tb *table) encode(b []byte, r *row) []byte {
 	b = append(b, recordFormat)
+	isInt := tb.isInt[:len(r.vals)]
 	for i, v := range r.vals {
-		if tb.cols[i+1].Type == Int {
+		if isInt[i] {
 			b = binary.AppendVarint(b, v.i)
 		} else {
 			b = binary.AppendUvarint(b, uint64(len(v.s)))

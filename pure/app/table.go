@@ -162,6 +162,8 @@ type table struct {
 	rows     seq
 	idx      []*index
 	sums     []int64 // per column (Int columns only)
+	ints     []int   // the Int columns' indexes among a row's values
+	isInt    []bool  // per value of a row: an Int column's
 	log      *[]undo // the app's undo log: changes since the last save
 	scanning int     // scans running: writing now is a bug in the app
 }
@@ -173,6 +175,12 @@ func newTable(appName string, t Table, log *[]undo) *table {
 		prefix: "a/" + appName + "/" + t.Name + "/",
 		sums:   make([]int64, len(t.Columns)),
 		log:    log,
+	}
+	for i, c := range t.Columns {
+		tb.isInt = append(tb.isInt, c.Type == Int)
+		if c.Type == Int {
+			tb.ints = append(tb.ints, i)
+		}
 	}
 	tb.maxKey = store.MaxKeySize - len(tb.prefix)
 	for _, ix := range t.Indexes {
@@ -267,8 +275,14 @@ func (tb *table) replace(key string, nr *row) *row {
 	for _, ix := range tb.idx {
 		ix.update(old, nr)
 	}
-	tb.adjust(old, -1)
-	tb.adjust(nr, +1)
+	if old != nil && nr != nil {
+		for _, i := range tb.ints {
+			tb.sums[i] += nr.vals[i].i - old.vals[i].i
+		}
+	} else {
+		tb.adjust(old, -1)
+		tb.adjust(nr, +1)
+	}
 	return old
 }
 
@@ -277,10 +291,8 @@ func (tb *table) adjust(r *row, sign int64) {
 	if r == nil {
 		return
 	}
-	for i, v := range r.vals {
-		if tb.cols[i+1].Type == Int {
-			tb.sums[i] += sign * v.i
-		}
+	for _, i := range tb.ints {
+		tb.sums[i] += sign * r.vals[i].i
 	}
 }
 
