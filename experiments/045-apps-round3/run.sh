@@ -44,7 +44,7 @@ if cs:
           "One fresh pure-count process per rev and workload, built from `git archive` of the rev; "
           "callgrind counts are exact for the same binary and input. An op is one query (bank) or one "
           "transaction of the mix (tpcc-mix-small). "
-          + (f"Load average at the start: {metas[-1]['load1']}." if metas else ""), "",
+          + (f"Load averages at the starts of the count runs: {', '.join(m['load1'] for m in metas)} (callgrind's counts do not depend on it)." if metas else ""), "",
           "| workload | ops | " + " | ".join(revs) + " | last / first |", "|---|---:|" + "---:|" * (len(revs) + 1)]
     for w in ws:
         v = {r["rev"]: r for r in cs if r["workload"] == w}
