@@ -17,7 +17,8 @@ const (
 	Text
 	// JSON is an input's body holding a JSON value, decoded on the
 	// connection's goroutine into the value the Field's New returns
-	// (encoding/json rules); the input reads it with Turn.JSON. Only a
+	// (encoding/json rules; a value that is a BodyDecoder decodes the
+	// bodies it expects itself); the input reads it with Turn.JSON. Only a
 	// Body field may be JSON, and it needs New. Malformed JSON is refused
 	// with 400 before the owner sees the call.
 	JSON

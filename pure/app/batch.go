@@ -65,7 +65,8 @@ func (r *Runtime) save() error {
 	if err != nil {
 		return err
 	}
-	r.kbuf, r.vbuf, err = stage(tx, r.log, r.seen, r.kbuf, r.vbuf)
+	r.epoch++
+	r.kbuf, r.vbuf, err = stage(tx, r.log, r.epoch, r.seen, r.kbuf, r.vbuf)
 	if err != nil {
 		tx.Rollback()
 		return err

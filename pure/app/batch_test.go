@@ -1,6 +1,12 @@
 package app
 
 import (
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"workbench/pure/store"
@@ -107,4 +113,177 @@ func TestBatch_FailedCommit_RollsBackEveryCall(t *testing.T) {
 	if string(c[0].Out) != "3" {
 		t.Errorf("sum after the failed save: %q, want 3", c[0].Out)
 	}
+}
+
+// opsApp's input "ops" applies its body's words in turn: "pK.N" puts key K
+// with n = N, "dK" deletes K, "x" fails the input after the changes before
+// it (so they are undone). The view "all" answers every record.
+func opsApp() App {
+	return App{
+		Name:  "ops",
+		Table: Table{Name: "c", Key: "k", Columns: []Field{{Name: "n", Type: Int}}},
+		Inputs: []InputDef{{
+			Name:   "ops",
+			Fields: []Field{{Name: "b", Type: Text, Body: true}},
+			Run: func(t *Turn) error {
+				for _, w := range strings.Fields(t.Text("b")) {
+					switch w[0] {
+					case 'p':
+						k, n, _ := strings.Cut(w[1:], ".")
+						r := t.New(k)
+						v, _ := strconv.ParseInt(n, 10, 64)
+						r.SetInt("n", v)
+						if err := t.Put(r); err != nil {
+							return err
+						}
+					case 'd':
+						if err := t.Delete(w[1:]); err != nil {
+							return err
+						}
+					case 'x':
+						return Errorf(409, "failed on purpose")
+					}
+				}
+				return nil
+			},
+		}},
+		Views: []ViewDef{{Name: "all", Answer: Rows, Run: KeyOrder}},
+	}
+}
+
+// TestStage_NewestChangeOfEachKey: batches of inputs that put and delete a
+// few keys many times (some inputs failing, so undone) save each key's
+// last state: after every batch, the app restarted from the store holds
+// what a model holds.
+func TestStage_NewestChangeOfEachKey(t *testing.T) {
+	seed := uint64(3)
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, seed))
+	st, _ := store.OpenRAM(nil)
+	defer st.Close()
+	model := map[string]int64{}
+	for batch := range 200 {
+		r, err := Start(st, opsApp(), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var calls []*Call
+		next := maps.Clone(model)
+		for range 1 + rng.IntN(4) {
+			var words []string
+			m := maps.Clone(next)
+			fail := rng.IntN(4) == 0
+			for range 1 + rng.IntN(8) {
+				k := fmt.Sprintf("k%d", rng.IntN(5))
+				if rng.IntN(3) == 0 {
+					words = append(words, "d"+k)
+					delete(m, k)
+				} else {
+					n := rng.Int64N(1000)
+					words = append(words, fmt.Sprintf("p%s.%d", k, n))
+					m[k] = n
+				}
+			}
+			if fail {
+				words = append(words, "x")
+			} else {
+				next = m
+			}
+			calls = append(calls, &Call{Kind: Input, Name: "ops", Body: []byte(strings.Join(words, " "))})
+		}
+		r.apply(batchOf(t, r, calls...))
+		model = next
+		if err := r.Close(); err != nil {
+			t.Fatal(err)
+		}
+		r, err = Start(st, opsApp(), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := batchOf(t, r, &Call{Kind: View, Name: "all"})
+		r.apply(c)
+		var want []string
+		for _, k := range slices.Sorted(maps.Keys(model)) {
+			want = append(want, fmt.Sprintf(`{"k":"%s","n":%d}`, k, model[k]))
+		}
+		if got, w := string(c[0].Out), "["+strings.Join(want, ",")+"]"; got != w {
+			t.Fatalf("batch %d: restarted, the app holds\n%s\nwant\n%s", batch, got, w)
+		}
+		r.Close()
+	}
+}
+
+// TestPut_RecordChangedAfterPut: Put adopts a new or changed record's
+// values without copying them, yet changing the record after Put changes
+// the table only at its next Put, and an input failing after its Puts
+// leaves the table as it was.
+func TestPut_RecordChangedAfterPut(t *testing.T) {
+	a := App{Name: "adopt", Table: Table{Name: "c", Key: "k", Columns: []Field{{Name: "n", Type: Int}}},
+		Inputs: []InputDef{{Name: "go", Fields: []Field{{Name: "fail", Type: Int}}, Run: func(t *Turn) error {
+			r := t.New("a")
+			r.SetInt("n", 1)
+			if err := t.Put(r); err != nil {
+				return err
+			}
+			r.SetInt("n", 2) // not put: "a" stays 1
+			b := t.New("b")
+			b.SetInt("n", 5)
+			t.Put(b)
+			t.Put(b)
+			b.SetInt("n", 6)
+			t.Put(b)
+			b.SetInt("n", 7) // not put: "b" stays 6
+			if got, _ := t.Get("a"); got.Int("n") != 1 {
+				return Errorf(500, "a is %d after Put, want 1", got.Int("n"))
+			}
+			if t.Int("fail") != 0 {
+				return Errorf(409, "failed on purpose")
+			}
+			return nil
+		}}},
+		Views: []ViewDef{{Name: "all", Answer: Rows, Run: KeyOrder}}}
+	st, _ := store.OpenRAM(nil)
+	defer st.Close()
+	r, err := Start(st, a, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for _, c := range []struct {
+		kind          Kind
+		name, q, want string
+	}{
+		{Input, "go", "fail=1", "conflict: failed on purpose\n"},
+		{View, "all", "", "[]"},
+		{Input, "go", "fail=0", ""},
+		{View, "all", "", `[{"k":"a","n":1},{"k":"b","n":6}]`},
+	} {
+		b := batchOf(t, r, &Call{Kind: c.kind, Name: c.name, Query: []byte(c.q)})
+		r.apply(b)
+		if string(b[0].Out) != c.want {
+			t.Errorf("%s?%s: %q, want %q", c.name, c.q, b[0].Out, c.want)
+		}
+	}
+}
+
+// TestTurn_TableByBuiltName: Table finds a table by a name built at run
+// time (other bytes than the declaration's string) as by the declared one.
+func TestTurn_TableByBuiltName(t *testing.T) {
+	st, _ := store.OpenRAM(nil)
+	defer st.Close()
+	r, err := Start(st, counter(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	built := string([]byte{'c'})
+	if a, b := r.turn.Table("c"), r.turn.Table(built); a != b || a.Name() != "c" {
+		t.Errorf("Table(%q) = %p, Table(built %q) = %p", "c", a, built, b)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("Table of an unknown name did not panic")
+		}
+	}()
+	r.turn.Table(string([]byte("nope")))
 }

@@ -83,7 +83,7 @@ func (ix *index) update(old, nr *row) {
 	if nr != nil {
 		k := string(ix.new)
 		p, _ := ix.entries.locate(k)
-		ix.entries.insert(p, entry{k, nr})
+		ix.entries.insert(p, mkEntry(k, nr))
 	}
 }
 

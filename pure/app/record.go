@@ -16,8 +16,9 @@ const recordFormat = 1
 
 func (tb *table) encode(b []byte, r *row) []byte {
 	b = append(b, recordFormat)
+	isInt := tb.isInt[:len(r.vals)]
 	for i, v := range r.vals {
-		if tb.cols[i+1].Type == Int {
+		if isInt[i] {
 			b = binary.AppendVarint(b, v.i)
 		} else {
 			b = binary.AppendUvarint(b, uint64(len(v.s)))
@@ -69,7 +70,7 @@ func (tb *table) load(sn *store.Snapshot) error {
 		if err != nil {
 			return false
 		}
-		tb.rows.appendSorted(entry{r.key, r}) // Range is in key order
+		tb.rows.appendSorted(mkEntry(r.key, r)) // Range is in key order
 		tb.adjust(r, +1)
 		return true
 	})
@@ -80,7 +81,7 @@ func (tb *table) load(sn *store.Snapshot) error {
 		es := make([]entry, 0, tb.rows.n)
 		for _, ch := range tb.rows.chunks {
 			for _, e := range ch {
-				es = append(es, entry{string(ix.appendKey(nil, e.r)), e.r})
+				es = append(es, mkEntry(string(ix.appendKey(nil, e.r)), e.r))
 			}
 		}
 		slices.SortFunc(es, func(a, b entry) int { return strings.Compare(a.k, b.k) })

@@ -69,7 +69,8 @@ type Runtime struct {
 	one   [1]*Call // Do's batch
 	batch []*Call
 	turn  Turn
-	seen  map[undoKey]bool
+	seen  map[undoKey]bool // keys stage deleted
+	epoch uint64           // saves staged: stage's epoch
 	kbuf  []byte
 	vbuf  []byte
 

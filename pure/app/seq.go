@@ -1,9 +1,6 @@
 package app
 
-import (
-	"slices"
-	"strings"
-)
+import "slices"
 
 // seq is an ordered sequence of entries by key: a table's rows (the key
 // is the record's key) or an index's entries (the key is the index key).
@@ -16,10 +13,33 @@ type seq struct {
 	n      int
 }
 
-// entry is one key of a seq and its row.
+// entry is one key of a seq and its row. h is the key's head (head(k)):
+// a lookup compares heads, integers held in the entry, and reads the key's
+// bytes only when the heads are equal, so a binary search over short keys
+// touches the chunk alone and not the strings it points to.
 type entry struct {
 	k string
+	h uint64
 	r *row
+}
+
+// mkEntry returns the entry of key k and row r.
+func mkEntry(k string, r *row) entry { return entry{k, head(k), r} }
+
+// head returns the first 8 bytes of k as a big-endian integer, zeros
+// after the end of a shorter k. It keeps the order of keys: head(a) <
+// head(b) implies a < b, and a < b implies head(a) <= head(b); equal heads
+// say nothing, so the keys are compared then.
+func head(k string) uint64 {
+	if len(k) >= 8 {
+		return uint64(k[7]) | uint64(k[6])<<8 | uint64(k[5])<<16 | uint64(k[4])<<24 |
+			uint64(k[3])<<32 | uint64(k[2])<<40 | uint64(k[1])<<48 | uint64(k[0])<<56
+	}
+	var h uint64
+	for i := 0; i < len(k); i++ {
+		h |= uint64(k[i]) << (56 - 8*i)
+	}
+	return h
 }
 
 // pos is a place in a seq: chunk c, entry i within it.
@@ -31,24 +51,50 @@ const (
 )
 
 // locate returns k's place: the entry with key k (found) or where it
-// would be inserted.
+// would be inserted. Both binary searches (the last chunk whose first key
+// is <= k, then k's place in it) compare heads first.
 func (s *seq) locate(k string) (pos, bool) {
 	ch := s.chunks
 	if len(ch) == 0 {
 		return pos{}, false
 	}
+	h := head(k)
 	lo, hi := 1, len(ch) // the last chunk whose first key is <= k
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if ch[m][0].k <= k {
+		if f := &ch[m][0]; f.h < h || f.h == h && !tailLess(k, f.k) {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
 	c := lo - 1
-	i, ok := slices.BinarySearchFunc(ch[c], k, func(e entry, k string) int { return strings.Compare(e.k, k) })
-	return pos{c, i}, ok
+	es := ch[c]
+	i, j := 0, len(es) // the first entry whose key is >= k
+	for i < j {
+		m := int(uint(i+j) >> 1)
+		if e := &es[m]; e.h < h || e.h == h && tailLess(e.k, k) {
+			i = m + 1
+		} else {
+			j = m
+		}
+	}
+	return pos{c, i}, i < len(es) && es[i].h == h && tailEqual(es[i].k, k)
+}
+
+// tailLess reports whether a < b for keys of equal heads. Two keys of at
+// most 8 bytes with one head differ only by trailing zero bytes, so the
+// shorter is the smaller, without reading their bytes.
+func tailLess(a, b string) bool {
+	if len(a) <= 8 && len(b) <= 8 {
+		return len(a) < len(b)
+	}
+	return a < b
+}
+
+// tailEqual reports whether a == b for keys of equal heads.
+func tailEqual(a, b string) bool {
+	return len(a) == len(b) && (len(a) <= 8 || a == b)
 }
 
 // get returns the row with key k, or nil.

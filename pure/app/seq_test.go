@@ -11,13 +11,35 @@ import (
 // to a sorted slice of the same keys, positions and ranks included, across
 // chunk splits and removals of whole chunks.
 func TestSeq_MatchesSortedSlice(t *testing.T) {
+	checkSeq(t, func(rng *rand.Rand) string { return fmt.Sprintf("k%05d", rng.IntN(4000)) })
+}
+
+// TestSeq_KeysSharingHeads: the same with keys whose first 8 bytes (their
+// heads) are often equal or zero-padded: 0 to 11 bytes of "\x00ab", so
+// "a" and "a\x00" have one head and locate must compare the keys.
+func TestSeq_KeysSharingHeads(t *testing.T) {
+	checkSeq(t, func(rng *rand.Rand) string {
+		b := make([]byte, rng.IntN(12))
+		for i := range b {
+			b[i] = "\x00ab"[rng.IntN(3)]
+		}
+		if len(b) > 2 && rng.IntN(2) == 0 { // most keys share a long prefix
+			copy(b, "aaaaaaaaaaa")
+		}
+		return string(b)
+	})
+}
+
+// checkSeq inserts and removes keys from key at random, checking the seq
+// against a sorted slice all along.
+func checkSeq(t *testing.T, key func(*rand.Rand) string) {
 	seed := uint64(7)
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, seed))
 	var s seq
 	var want []string
 	for step := range 20_000 {
-		k := fmt.Sprintf("k%05d", rng.IntN(4000))
+		k := key(rng)
 		p, found := s.locate(k)
 		i, ok := slices.BinarySearch(want, k)
 		if found != ok {
@@ -33,7 +55,7 @@ func TestSeq_MatchesSortedSlice(t *testing.T) {
 			}
 			continue
 		}
-		s.insert(p, entry{k, &row{key: k}})
+		s.insert(p, mkEntry(k, &row{key: k}))
 		want = slices.Insert(want, i, k)
 	}
 	if s.n != len(want) {

@@ -101,12 +101,28 @@ func (r *Record) SetTextAt(i int, s string) {
 	r.vals[i].s = s
 }
 
-// own gives the record its own copy of the values.
+// own gives the record its own copy of the values, if they are the
+// table's: read from it (shared), or put (adopted).
 func (r *Record) own() {
-	if r.shared {
-		r.vals = slices.Clone(r.vals)
+	if r.shared || adopted(r.vals) {
+		r.vals = ownVals(r.vals)
 		r.shared = false
 	}
+}
+
+// ownVals returns a copy of vals with room for the adopted mark: a
+// record's own values have one spare slot past their length, whose i is
+// set (1) when Put adopts them as a row's, so that the record copies them
+// before its next change instead of Put copying them every time.
+func ownVals(vals []value) []value {
+	c := make([]value, len(vals), len(vals)+1)
+	copy(c, vals)
+	return c
+}
+
+// adopted reports whether a record's own values were made a row's by Put.
+func adopted(vals []value) bool {
+	return cap(vals) > len(vals) && vals[:len(vals)+1][len(vals)].i != 0
 }
 
 // row is a record as the table keeps it. Rows are never changed in place:
@@ -114,14 +130,18 @@ func (r *Record) own() {
 type row struct {
 	key  string
 	vals []value
+	// superseded is the number of the save (stage's epoch) that found a
+	// newer row of this key in its log: stage skips log entries whose new
+	// row it is, without a set of the keys it staged.
+	superseded uint64
 }
 
-// undo is one change of a batch: the row that key of tb had before (nil
-// if absent).
+// undo is one change of a batch: the row that key of tb had before and
+// the row it has after (nil if absent).
 type undo struct {
-	tb  *table
-	key string
-	old *row
+	tb      *table
+	key     string
+	old, nr *row
 }
 
 // undoKey names a changed record when a batch is staged.
@@ -142,6 +162,8 @@ type table struct {
 	rows     seq
 	idx      []*index
 	sums     []int64 // per column (Int columns only)
+	ints     []int   // the Int columns' indexes among a row's values
+	isInt    []bool  // per value of a row: an Int column's
 	log      *[]undo // the app's undo log: changes since the last save
 	scanning int     // scans running: writing now is a bug in the app
 }
@@ -154,6 +176,12 @@ func newTable(appName string, t Table, log *[]undo) *table {
 		sums:   make([]int64, len(t.Columns)),
 		log:    log,
 	}
+	for i, c := range t.Columns {
+		tb.isInt = append(tb.isInt, c.Type == Int)
+		if c.Type == Int {
+			tb.ints = append(tb.ints, i)
+		}
+	}
 	tb.maxKey = store.MaxKeySize - len(tb.prefix)
 	for _, ix := range t.Indexes {
 		tb.idx = append(tb.idx, newIndex(tb, ix))
@@ -163,18 +191,10 @@ func newTable(appName string, t Table, log *[]undo) *table {
 
 // newRecord returns an empty record with key.
 func (tb *table) newRecord(key string) Record {
-	return Record{Key: key, cols: &tb.cols, vals: make([]value, len(tb.cols)-1)}
+	return Record{Key: key, cols: &tb.cols, vals: make([]value, len(tb.cols)-1, len(tb.cols))}
 }
 
-// get returns key's record, sharing the table's values.
-func (tb *table) get(key string) (Record, bool) {
-	r := tb.rows.get(key)
-	if r == nil {
-		return Record{}, false
-	}
-	return tb.record(r), true
-}
-
+// record returns row r as a Record sharing the table's values.
 func (tb *table) record(r *row) Record {
 	return Record{Key: r.key, cols: &tb.cols, vals: r.vals, shared: true}
 }
@@ -211,11 +231,16 @@ func (tb *table) put(r Record) error {
 		return err
 	}
 	nr := &row{key: r.Key, vals: r.vals}
-	if !r.shared {
-		nr.vals = slices.Clone(r.vals) // the caller may keep changing r
+	if n := len(r.vals); !r.shared && cap(r.vals) > n {
+		// the caller may keep changing r: mark its values adopted, so its
+		// next change copies them (own), and keep them without the mark
+		r.vals[:n+1][n].i = 1
+		nr.vals = r.vals[:n:n]
+	} else if !r.shared {
+		nr.vals = slices.Clone(r.vals)
 	}
 	old := tb.replace(r.Key, nr)
-	*tb.log = append(*tb.log, undo{tb: tb, key: r.Key, old: old})
+	*tb.log = append(*tb.log, undo{tb: tb, key: r.Key, old: old, nr: nr})
 	return nil
 }
 
@@ -238,20 +263,26 @@ func (tb *table) replace(key string, nr *row) *row {
 	switch {
 	case ok && nr != nil:
 		old = tb.rows.chunks[p.c][p.i].r
-		tb.rows.chunks[p.c][p.i] = entry{key, nr}
+		tb.rows.chunks[p.c][p.i].r = nr
 	case ok:
 		old = tb.rows.chunks[p.c][p.i].r
 		tb.rows.remove(p)
 	case nr != nil:
-		tb.rows.insert(p, entry{key, nr})
+		tb.rows.insert(p, mkEntry(key, nr))
 	default:
 		return nil
 	}
 	for _, ix := range tb.idx {
 		ix.update(old, nr)
 	}
-	tb.adjust(old, -1)
-	tb.adjust(nr, +1)
+	if old != nil && nr != nil {
+		for _, i := range tb.ints {
+			tb.sums[i] += nr.vals[i].i - old.vals[i].i
+		}
+	} else {
+		tb.adjust(old, -1)
+		tb.adjust(nr, +1)
+	}
 	return old
 }
 
@@ -260,10 +291,8 @@ func (tb *table) adjust(r *row, sign int64) {
 	if r == nil {
 		return
 	}
-	for i, v := range r.vals {
-		if tb.cols[i+1].Type == Int {
-			tb.sums[i] += sign * v.i
-		}
+	for _, i := range tb.ints {
+		tb.sums[i] += sign * r.vals[i].i
 	}
 }
 
@@ -278,25 +307,41 @@ func rollback(log *[]undo, mark int) {
 }
 
 // stage writes every record changed since the last save into tx, once
-// each, with its current value; scratch buffers are reused.
-func stage(tx *store.Tx, log []undo, seen map[undoKey]bool, kbuf, vbuf []byte) ([]byte, []byte, error) {
-	clear(seen)
+// each, with its current value; scratch buffers are reused. epoch numbers
+// this save (it grows from save to save). The log is walked newest first:
+// an entry's new row is the key's current one unless a newer entry of the
+// key superseded it, which that entry marked (row.superseded = epoch)
+// before; a delete (no new row) is the newest unless the key has a row
+// now or a newer delete was staged (deleted, cleared here). So no lookup
+// or set of keys is needed but for deletes.
+func stage(tx *store.Tx, log []undo, epoch uint64, deleted map[undoKey]bool, kbuf, vbuf []byte) ([]byte, []byte, error) {
+	clear(deleted)
 	for i := len(log) - 1; i >= 0; i-- {
-		tb, key := log[i].tb, log[i].key
-		if seen[undoKey{tb, key}] {
+		u := &log[i]
+		newest := false
+		if u.nr != nil {
+			newest = u.nr.superseded != epoch
+		} else if !deleted[undoKey{u.tb, u.key}] && u.tb.rows.get(u.key) == nil {
+			newest = true
+			deleted[undoKey{u.tb, u.key}] = true
+		}
+		if u.old != nil {
+			u.old.superseded = epoch
+		}
+		if !newest {
 			continue
 		}
-		seen[undoKey{tb, key}] = true
-		kbuf = append(append(kbuf[:0], tb.prefix...), key...)
+		tb := u.tb
+		kbuf = append(append(kbuf[:0], tb.prefix...), u.key...)
 		var err error
-		if r := tb.rows.get(key); r != nil {
-			vbuf = tb.encode(vbuf[:0], r)
+		if u.nr != nil {
+			vbuf = tb.encode(vbuf[:0], u.nr)
 			err = tx.Put(kbuf, vbuf, store.Any)
 		} else {
 			err = tx.Delete(kbuf, store.Any)
 		}
 		if err != nil {
-			return kbuf, vbuf, fmt.Errorf("staging key %q of table %q: %w", key, tb.name, err)
+			return kbuf, vbuf, fmt.Errorf("staging key %q of table %q: %w", u.key, tb.name, err)
 		}
 	}
 	return kbuf, vbuf, nil

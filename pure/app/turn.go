@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Turn is one call as an app's Run sees it: its fields, the tables, and
@@ -60,8 +61,16 @@ func (t *Turn) From() int { return t.c.from }
 // Count returns the number of rows a Rows view may answer at most.
 func (t *Turn) Count() int { return t.c.count }
 
-// Table returns the app's table name; it panics if there is none.
+// Table returns the app's table name; it panics if there is none. An app
+// that names the table by the string it declared it with (Table.Name) is
+// answered by comparing the strings' data pointers, not their bytes.
 func (t *Turn) Table(name string) *Tab {
+	p := unsafe.StringData(name)
+	for i := range t.tabs {
+		if n := t.tabs[i].tb.name; unsafe.StringData(n) == p && len(n) == len(name) {
+			return &t.tabs[i]
+		}
+	}
 	for i := range t.tabs {
 		if t.tabs[i].tb.name == name {
 			return &t.tabs[i]

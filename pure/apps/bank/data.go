@@ -2,6 +2,7 @@ package bank
 
 import (
 	"math/rand/v2"
+	"slices"
 
 	"workbench/pure/app"
 	"workbench/pure/store"
@@ -96,12 +97,21 @@ func AccountKey(id int64) string { return string(appendDigits(nil, id, 8)) }
 func BranchKey(id int64) string { return string(appendDigits(nil, id, 4)) }
 
 // appendDigits appends v (0 <= v < 10^width) in width decimal digits.
+// It grows b once and divides unsigned (found builds 10,000 keys a
+// query); a negative v (an input's bad id, answered 404) gives the bytes it
+// always gave.
 func appendDigits(b []byte, v int64, width int) []byte {
 	n := len(b)
-	for range width {
-		b = append(b, 0)
+	b = slices.Grow(b, width)[:n+width]
+	if v >= 0 {
+		u := uint64(v)
+		for i := n + width - 1; i >= n; i-- {
+			b[i] = byte('0' + u%10)
+			u /= 10
+		}
+		return b
 	}
-	for i := len(b) - 1; i >= n; i-- {
+	for i := n + width - 1; i >= n; i-- {
 		b[i] = byte('0' + v%10)
 		v /= 10
 	}

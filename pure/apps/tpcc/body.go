@@ -1,0 +1,190 @@
+package tpcc
+
+// DecodeJSON decodes a New-Order body, {"w":1,"d":2,"c":3,"lines":[{"i":4,
+// "w":1,"q":5},...],"now":6} as json.Marshal writes a Tx, without
+// encoding/json (app.BodyDecoder): members in any order, JSON whitespace
+// anywhere between tokens, integers without fraction or exponent of at
+// most 18 digits. Anything else (an unknown or repeated member, a member
+// name in other case or with escapes, null, another number, malformed
+// JSON) makes it return false, and the runtime decodes the body with
+// encoding/json instead, so every body decodes as encoding/json decodes
+// it (TestDecodeJSON_AsEncodingJSON).
+func (tx *Tx) DecodeJSON(b []byte) bool {
+	p := scan{b: b}
+	if !p.is('{') {
+		return false
+	}
+	var seen uint8
+	if !p.is('}') {
+		for {
+			name, ok := p.name()
+			if !ok {
+				return false
+			}
+			var bit uint8
+			switch string(name) {
+			case "w":
+				bit, ok = 1, p.int(&tx.W)
+			case "d":
+				bit, ok = 2, p.int(&tx.D)
+			case "c":
+				bit, ok = 4, p.int(&tx.C)
+			case "now":
+				bit, ok = 8, p.int(&tx.Now)
+			case "lines":
+				bit, ok = 16, p.lines(&tx.Lines)
+			default:
+				return false
+			}
+			if !ok || seen&bit != 0 {
+				return false
+			}
+			seen |= bit
+			if p.is(',') {
+				continue
+			}
+			if !p.is('}') {
+				return false
+			}
+			break
+		}
+	}
+	p.space()
+	return p.i == len(p.b)
+}
+
+// lines decodes a JSON array of Line objects into *ls (an empty array
+// gives an empty slice, not nil, as encoding/json does).
+func (p *scan) lines(ls *[]Line) bool {
+	if !p.is('[') {
+		return false
+	}
+	out := make([]Line, 0, 16)
+	if !p.is(']') {
+		for {
+			if !p.is('{') {
+				return false
+			}
+			var l Line
+			var seen uint8
+			if !p.is('}') {
+				for {
+					name, ok := p.name()
+					if !ok {
+						return false
+					}
+					var bit uint8
+					switch string(name) {
+					case "i":
+						bit, ok = 1, p.int(&l.I)
+					case "w":
+						bit, ok = 2, p.int(&l.W)
+					case "q":
+						bit, ok = 4, p.int(&l.Q)
+					default:
+						return false
+					}
+					if !ok || seen&bit != 0 {
+						return false
+					}
+					seen |= bit
+					if p.is(',') {
+						continue
+					}
+					if !p.is('}') {
+						return false
+					}
+					break
+				}
+			}
+			out = append(out, l)
+			if p.is(',') {
+				continue
+			}
+			if !p.is(']') {
+				return false
+			}
+			break
+		}
+	}
+	*ls = out
+	return true
+}
+
+// scan reads the tokens of a JSON text from position i.
+type scan struct {
+	b []byte
+	i int
+}
+
+// space skips JSON whitespace.
+func (p *scan) space() {
+	for p.i < len(p.b) {
+		switch p.b[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
+		}
+	}
+}
+
+// is skips whitespace and then c, reporting whether c was there.
+func (p *scan) is(c byte) bool {
+	p.space()
+	if p.i < len(p.b) && p.b[p.i] == c {
+		p.i++
+		return true
+	}
+	return false
+}
+
+// name reads a member name without escapes and the colon after it.
+func (p *scan) name() ([]byte, bool) {
+	if !p.is('"') {
+		return nil, false
+	}
+	start := p.i
+	for p.i < len(p.b) {
+		switch c := p.b[p.i]; {
+		case c == '"':
+			n := p.b[start:p.i]
+			p.i++
+			return n, p.is(':')
+		case c == '\\' || c < 0x20 || c >= 0x80:
+			return nil, false
+		}
+		p.i++
+	}
+	return nil, false
+}
+
+// int reads an integer of at most 18 digits (so it fits an int64) with no
+// fraction or exponent into *v.
+func (p *scan) int(v *int64) bool {
+	p.space()
+	neg := p.i < len(p.b) && p.b[p.i] == '-'
+	if neg {
+		p.i++
+	}
+	start := p.i
+	var n int64
+	for p.i < len(p.b) && p.b[p.i] >= '0' && p.b[p.i] <= '9' {
+		n = n*10 + int64(p.b[p.i]-'0')
+		p.i++
+	}
+	digits := p.i - start
+	if digits == 0 || digits > 18 || digits > 1 && p.b[start] == '0' {
+		return false
+	}
+	if p.i < len(p.b) {
+		if c := p.b[p.i]; c == '.' || c == 'e' || c == 'E' {
+			return false
+		}
+	}
+	if neg {
+		n = -n
+	}
+	*v = n
+	return true
+}
