@@ -160,7 +160,11 @@ func (s *Store) writeGroup() written {
 			}
 		}
 		if t.count != count {
-			panic(fmt.Sprintf("store: fold counts %d keys, the log view %d", t.count, count))
+			// The tree and the log view disagree: a bug, not damage on
+			// disk. Write nothing and refuse further writes.
+			s.failed = errorf(ErrCorrupt, "fold counts %d keys, the log records' view %d (a bug in the store: please report it)", t.count, count)
+			failAll(batch, s.failed)
+			return written{batch: batch}
 		}
 		sp := spiller{t: t, buf: buf[:0], base: s.end, nodeSize: s.nodeSize, sc: sc}
 		root = sp.spillRoot()

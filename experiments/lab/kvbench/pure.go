@@ -26,6 +26,11 @@ func openPureNoAuto(dir string) (Writer, error) {
 	return openPureWith(dir, &store.Options{AutoCompact: -1})
 }
 
+// openPureTree opens the store without log records.
+func openPureTree(dir string) (Writer, error) {
+	return openPureWith(dir, &store.Options{FoldEntries: -1})
+}
+
 func openPureWith(dir string, opts *store.Options) (Writer, error) {
 	s, err := store.Open(filepath.Join(dir, "pure.store"), opts)
 	if err != nil {
