@@ -1,0 +1,24 @@
+// Command pure-baseline serves the HTTP contract's documents and scoreboard
+// with a hand-written baseline, for measuring pure-serve against:
+//
+//	pure-baseline --impl nethttp|fasthttp --mode memory|fdatasync|crashsafe [--data DIR] [--addr HOST:PORT]
+//	pure-baseline --app tpcc|bank --mode memory|wal-full [--data DIR] [--tpcc-scale full|small] [--accounts N] [--stats ADDR] [--addr HOST:PORT]
+//
+// It prints `listening HOST:PORT` (the bound address) as its first line on
+// stdout, serves until SIGTERM or SIGINT, then stops cleanly. --ram is
+// --mode memory, for the contract's common flags. The implementations are
+// workbench/pure/baseline/nethttp and workbench/pure/baseline/fasthttp, the
+// modes those of workbench/pure/baseline/kv. With --app tpcc it serves
+// TPC-C's routes (those of pure-serve --app tpcc, so pure-load --workload
+// tpcc drives both) from workbench/pure/baseline/sqlitehttp over SQLite
+// (workbench/pure/baseline/sqlite), loaded afresh at every start (--app
+// bank: the bank's views, over --accounts N seeded accounts): in
+// memory, or with --data DIR in DIR/tpcc.db in WAL mode with
+// synchronous=FULL (the default with --data). --stats ADDR serves
+// GET /debug/app, the process's CPU time, for pure-load --stats.
+//
+// # Pieces
+//
+//	main.go  main and run: flags, the store, the listener, the server
+//	app.go   --app tpcc|bank: TPC-C or the bank on SQLite (package sqlite) behind net/http (package sqlitehttp)
+package main

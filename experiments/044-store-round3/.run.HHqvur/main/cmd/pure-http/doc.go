@@ -1,0 +1,57 @@
+// Command pure-http is the HTTP harness behind `just http`: it measures
+// pure-serve side by side with the servers a Go developer would write
+// instead (workbench/pure/baseline/nethttp and .../fasthttp, in memory,
+// fdatasync and crash-safe modes) and with nginx serving the same static
+// documents, under pure-load.
+//
+//	pure-http [run] [rounds=3] [duration=10s] [servers=ID,...] [work=W,...] [exp=NNN-slug] [data=DIR] [cpus=0,1] [before=REV] [profile=1]
+//	pure-http note DIR
+//
+// # Method
+//
+// The programs are built with go build from the current checkout. For
+// each round, for each workload, each server that serves the workload runs
+// once, in an order rotated by one place per round: a fresh data directory,
+// a fresh server pinned to one CPU (taskset), the store prepared (the
+// seed's 65 documents, or 1,600 score inputs for the views), its peak RSS
+// reset, then pure-load --json pinned to the other CPU with GOMAXPROCS=1.
+// The server's CPU is utime+stime of its whole process (all threads) from
+// /proc/PID/stat before and after the load (nginx: master plus workers);
+// its peak RSS is VmHWM from /proc/PID/status after (nginx: the worker).
+// Before each durable-write workload the device's fsync latency is probed
+// in the data directory's file system (4 KiB append + fdatasync, 200
+// times, workbench/experiments/lab/kvbench.Probe).
+//
+// Read workloads run on pure-serve, the baselines' memory mode and nginx
+// (static documents only); durable writes on pure-serve and the baselines'
+// fdatasync and crashsafe modes.
+//
+// Each run is one JSON line (Record) appended to
+// experiments/EXP/runs.jsonl and synced; a failed run is recorded with
+// its failure and the series goes on. The note (note.md) is rendered from
+// runs.jsonl alone: the issue's targets as ratios within rounds, the fsync
+// probes, and per workload the medians of every server. A hand-written
+// findings.md beside it is quoted at the end.
+//
+// pure-serve's last line on stderr gives its store's publications (synced
+// groups of commits), recorded with each run: the write workloads' tables
+// show the writes answered per sync. With profile=1 each pure-serve runs
+// with --pprof and a CPU profile of its load is kept in EXP/profiles/; the
+// note lists the functions with the most samples per workload, so a
+// missed target can be read with its reason.
+//
+// # Pieces
+//
+//	main.go      main, run, the key=value options, the experiment's name
+//	plan.go      servers, workloads, and the rotated plan of runs
+//	runner.go    build, the series, one run, pure-load
+//	server.go    starting, measuring and stopping a server (and nginx), on
+//	             workbench/experiments/lab/httpbench (shared with the pairs
+//	             runner's HTTP workloads: the server process, /proc readers,
+//	             pure-load)
+//	record.go    Record, the JSON line, and its reader
+//	note.go      the note's data: targets, medians, ratios, tables
+//	render.go    the note's text
+//	profiles.go  the note's CPU profile summary (profile=1)
+//	fstype_*.go  the data directory's file system
+package main

@@ -1,0 +1,156 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// startRun runs the command in-process and returns its address and a
+// function that stops it (as SIGTERM would) and returns run's error.
+func startRun(t *testing.T, args ...string) (addr string, stop func() error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	var stderr bytes.Buffer
+	done := make(chan error, 1)
+	go func() {
+		err := run(ctx, args, pw, &stderr)
+		pw.Close()
+		done <- err
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, "listening ") {
+		cancel()
+		t.Fatalf("first line %q (%v), want \"listening HOST:PORT\"; run: %v", line, err, <-done)
+	}
+	go io.Copy(io.Discard, pr)
+	var once bool
+	var runErr error
+	stop = func() error {
+		if !once {
+			once = true
+			cancel()
+			select {
+			case runErr = <-done:
+			case <-time.After(15 * time.Second):
+				t.Fatal("run did not return 15 s after the context ended")
+			}
+		}
+		return runErr
+	}
+	t.Cleanup(func() { stop() })
+	return strings.TrimSpace(strings.TrimPrefix(line, "listening ")), stop
+}
+
+func do(t *testing.T, method, url, body string, header ...string) (int, string, http.Header) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b), resp.Header
+}
+
+func TestRun_RAM_DocsAndScores(t *testing.T) {
+	addr, stop := startRun(t, "--ram", "--addr", "127.0.0.1:0")
+	base := "http://" + addr
+	code, _, h := do(t, "PUT", base+"/docs/d00", strings.Repeat("x", 64))
+	if code != 200 || h.Get("ETag") == "" {
+		t.Fatalf("PUT: %d %v", code, h)
+	}
+	if code, body, _ := do(t, "GET", base+"/docs/d00", ""); code != 200 || len(body) != 64 {
+		t.Fatalf("GET: %d %q", code, body)
+	}
+	if code, body, _ := do(t, "POST", base+"/inputs/score?points=5", "alice"); code != 200 || body != "alice" {
+		t.Fatalf("score: %d %q", code, body)
+	}
+	do(t, "POST", base+"/inputs/score?points=7", "bob")
+	if code, body, _ := do(t, "GET", base+"/views/total", ""); code != 200 || body != "12" {
+		t.Fatalf("total: %d %q", code, body)
+	}
+	code, body, h := do(t, "GET", base+"/views/leaders?from=0&count=20", "")
+	if code != 200 || body != `[{"name":"alice","score":5},{"name":"bob","score":7}]` || h.Get("Content-Type") != "application/json" {
+		t.Fatalf("leaders: %d %q %v", code, body, h)
+	}
+	if code, body, _ := do(t, "GET", base+"/views/nope", ""); code != 404 || !strings.Contains(body, `"nope"`) {
+		t.Fatalf("unknown view: %d %q", code, body)
+	}
+	if err := stop(); err != nil {
+		t.Fatalf("run after stop: %v", err)
+	}
+}
+
+// TestRun_Data_Durable: what was acknowledged is there after a restart.
+func TestRun_Data_Durable(t *testing.T) {
+	dir := t.TempDir()
+	addr, stop := startRun(t, "--data", dir, "--addr", "127.0.0.1:0")
+	if code, _, _ := do(t, "PUT", "http://"+addr+"/docs/k", "kept"); code != 200 {
+		t.Fatalf("PUT: %d", code)
+	}
+	do(t, "POST", "http://"+addr+"/inputs/score?points=3", "carol")
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	addr, _ = startRun(t, "--data", dir, "--addr", "127.0.0.1:0")
+	if code, body, _ := do(t, "GET", "http://"+addr+"/docs/k", ""); code != 200 || body != "kept" {
+		t.Fatalf("after restart: %d %q", code, body)
+	}
+	if _, body, _ := do(t, "GET", "http://"+addr+"/views/total", ""); body != "3" {
+		t.Fatalf("total after restart: %q", body)
+	}
+}
+
+func TestRun_AppNone_Pprof(t *testing.T) {
+	addr, _ := startRun(t, "--ram", "--addr", "127.0.0.1:0", "--app", "none", "--pprof", "127.0.0.1:0", "--workers", "1")
+	if code, body, _ := do(t, "GET", "http://"+addr+"/views/total", ""); code != 404 || !strings.Contains(body, "no app") {
+		t.Fatalf("--app none: %d %q", code, body)
+	}
+}
+
+func TestRun_Flags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string // in the error or the usage
+	}{
+		{nil, "exactly one of --ram"},
+		{[]string{"--ram", "--data", "x"}, "exactly one of --ram"},
+		{[]string{"--ram", "--app", "chess"}, `unknown --app "chess"`},
+		{[]string{"--ram", "--workers", "0"}, "must be positive"},
+		{[]string{"--ram", "--addr", "256.0.0.1:1"}, "listen on"},
+	} {
+		var out, errb bytes.Buffer
+		err := run(context.Background(), tc.args, &out, &errb)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: %v, want an error containing %q", tc.args, err, tc.want)
+		}
+	}
+	var out, errb bytes.Buffer
+	if err := run(context.Background(), []string{"--bogus"}, &out, &errb); err != errUsage ||
+		strings.Count(errb.String(), "bogus") != 1 || !strings.Contains(errb.String(), "usage:") {
+		t.Errorf("unknown flag: %v, stderr %q", err, errb.String())
+	}
+	out.Reset()
+	if err := run(context.Background(), []string{"--help"}, &out, &errb); err != nil {
+		t.Fatalf("--help: %v", err)
+	}
+	for _, f := range []string{"-ram", "-data", "-addr", "-pprof", "-app", "-payload-budget", "-workers", "-max-conns", "-idle-timeout", "-header-timeout"} {
+		if !strings.Contains(out.String(), f) {
+			t.Errorf("--help does not list %s", f)
+		}
+	}
+}

@@ -1,0 +1,104 @@
+package pairs
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"workbench/experiments/lab/expdir"
+	"workbench/experiments/lab/measure"
+	"workbench/experiments/lab/suite"
+)
+
+// DefaultMaxPairs is how many pairs in all an undecided workload may be
+// given when neither the command line nor the suite says: the judge's
+// sequential rule (judge.Looks) keeps its chance of a false verdict within
+// that of 20 fixed pairs.
+const DefaultMaxPairs = 20
+
+// A Decider judges the experiment in dir as it stands and returns the
+// workloads left unknown that more pairs may decide, each with the judge's
+// reason. The runner does not interpret numbers itself: cmd/pure-pairs
+// passes one built on the note's loader.
+type Decider func(ctx context.Context, dir string) (map[string]string, error)
+
+// extend gives undecided workloads more pairs, two at a time (one of each
+// order, so ABBA stays balanced), until the decider leaves none or they
+// reach MaxPairs. Each step is recorded in meta.json before it runs, so a
+// resumed experiment runs the same cells.
+func (r *runner) extend(ctx context.Context) error {
+	o, res := &r.o, r.res
+	if o.Decide == nil || res.Meta.MaxPairs <= res.Meta.Pairs {
+		return nil
+	}
+	for {
+		last := res.Meta.Pairs
+		if n := len(res.Meta.Extensions); n > 0 {
+			last = slices.Max(res.Meta.Extensions[n-1].Pairs)
+		}
+		if last >= res.Meta.MaxPairs {
+			return nil
+		}
+		undecided, err := o.Decide(ctx, res.Dir)
+		if err != nil {
+			return fmt.Errorf("judging after %d pairs: %w", last, err)
+		}
+		if len(undecided) == 0 {
+			return nil
+		}
+		ext := expdir.Extension{AfterPairs: last, Reasons: undecided}
+		for p := last + 1; p <= min(last+2, res.Meta.MaxPairs); p++ {
+			ext.Pairs = append(ext.Pairs, p)
+		}
+		ext.Workloads = slices.Sorted(maps.Keys(undecided))
+		res.Meta.Extensions = append(res.Meta.Extensions, ext)
+		if err := expdir.Dir(res.Dir).WriteMeta(&res.Meta); err != nil {
+			return err
+		}
+		cells := extensionCells(ext, r.su.Workloads)
+		r.cells = append(r.cells, cells...)
+		r.logf("after %d pairs %s undecided: pairs %s for %s alone (at most %d pairs in all)",
+			last, plural(len(ext.Workloads), "workload is", "workloads are"), joinInts(ext.Pairs), strings.Join(ext.Workloads, ", "), res.Meta.MaxPairs)
+		if err := r.runTodo(ctx, cells); err != nil {
+			return err
+		}
+	}
+}
+
+// extensionCells returns the cells of ext's pairs for its workloads, in
+// suite order and in the alternating order Schedule gives those pair
+// numbers.
+func extensionCells(ext expdir.Extension, all []suite.Workload) []measure.Cell {
+	var ws []suite.Workload
+	for _, w := range all {
+		if slices.Contains(ext.Workloads, w.Name) {
+			ws = append(ws, w)
+		}
+	}
+	var cells []measure.Cell
+	for _, c := range Schedule(slices.Max(ext.Pairs), ws) {
+		if slices.Contains(ext.Pairs, c.Pair) {
+			cells = append(cells, c)
+		}
+	}
+	return cells
+}
+
+// plural returns "1 workload is" or "3 workloads are".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// joinInts returns "7 and 8" or "7".
+func joinInts(xs []int) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = fmt.Sprint(x)
+	}
+	return strings.Join(s, " and ")
+}

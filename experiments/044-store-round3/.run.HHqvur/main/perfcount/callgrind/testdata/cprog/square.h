@@ -1,0 +1,3 @@
+static inline unsigned long square(unsigned long x) {
+	return x * x;
+}

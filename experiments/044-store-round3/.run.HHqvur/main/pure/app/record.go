@@ -1,0 +1,92 @@
+package app
+
+import (
+	"encoding/binary"
+	"fmt"
+	"slices"
+	"strings"
+
+	"workbench/pure/store"
+)
+
+// Record encoding (the value of a table key in the store): a format byte
+// (1), then each column in declared order: Int as a zig-zag varint, Text as
+// a uvarint length and the bytes.
+const recordFormat = 1
+
+func (tb *table) encode(b []byte, r *row) []byte {
+	b = append(b, recordFormat)
+	for i, v := range r.vals {
+		if tb.cols[i+1].Type == Int {
+			b = binary.AppendVarint(b, v.i)
+		} else {
+			b = binary.AppendUvarint(b, uint64(len(v.s)))
+			b = append(b, v.s...)
+		}
+	}
+	return b
+}
+
+func (tb *table) decode(key string, b []byte) (*row, error) {
+	bad := func(what string) error {
+		return fmt.Errorf("record %q: %s; the table's columns changed or the store is damaged", tb.prefix+key, what)
+	}
+	if len(b) == 0 || b[0] != recordFormat {
+		return nil, bad("unknown record format")
+	}
+	b = b[1:]
+	r := &row{key: key, vals: make([]value, len(tb.cols)-1)}
+	for i := range r.vals {
+		if tb.cols[i+1].Type == Int {
+			v, n := binary.Varint(b)
+			if n <= 0 {
+				return nil, bad(fmt.Sprintf("column %q is not a varint", tb.cols[i+1].Name))
+			}
+			r.vals[i].i, b = v, b[n:]
+		} else {
+			l, n := binary.Uvarint(b)
+			if n <= 0 || l > uint64(len(b)-n) {
+				return nil, bad(fmt.Sprintf("column %q has a bad length", tb.cols[i+1].Name))
+			}
+			r.vals[i].s, b = string(b[n:n+int(l)]), b[n+int(l):]
+		}
+	}
+	if len(b) != 0 {
+		return nil, bad(fmt.Sprintf("%d bytes after the last column", len(b)))
+	}
+	return r, nil
+}
+
+// load reads the table's records from a snapshot and builds its indexes.
+func (tb *table) load(sn *store.Snapshot) error {
+	from := []byte(tb.prefix)
+	to := []byte(tb.prefix)
+	to[len(to)-1]++ // '/'+1: the first key after the prefix
+	var err error
+	sn.Range(from, to, func(k, v []byte, _ uint64) bool {
+		var r *row
+		r, err = tb.decode(string(k[len(tb.prefix):]), v)
+		if err != nil {
+			return false
+		}
+		tb.rows.appendSorted(entry{r.key, r}) // Range is in key order
+		tb.adjust(r, +1)
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	for _, ix := range tb.idx {
+		es := make([]entry, 0, tb.rows.n)
+		for _, ch := range tb.rows.chunks {
+			for _, e := range ch {
+				es = append(es, entry{string(ix.appendKey(nil, e.r)), e.r})
+			}
+		}
+		slices.SortFunc(es, func(a, b entry) int { return strings.Compare(a.k, b.k) })
+		for _, e := range es {
+			ix.entries.appendSorted(e)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,81 @@
+package app
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestSeq_MatchesSortedSlice: random inserts and removes keep a seq equal
+// to a sorted slice of the same keys, positions and ranks included, across
+// chunk splits and removals of whole chunks.
+func TestSeq_MatchesSortedSlice(t *testing.T) {
+	seed := uint64(7)
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, seed))
+	var s seq
+	var want []string
+	for step := range 20_000 {
+		k := fmt.Sprintf("k%05d", rng.IntN(4000))
+		p, found := s.locate(k)
+		i, ok := slices.BinarySearch(want, k)
+		if found != ok {
+			t.Fatalf("step %d: locate(%s) found=%v, want %v", step, k, found, ok)
+		}
+		if found {
+			if got := s.rank(p); got != i {
+				t.Fatalf("step %d: rank %d, want %d", step, got, i)
+			}
+			if rng.IntN(3) == 0 { // removes a third of the time it finds
+				s.remove(p)
+				want = slices.Delete(want, i, i+1)
+			}
+			continue
+		}
+		s.insert(p, entry{k, &row{key: k}})
+		want = slices.Insert(want, i, k)
+	}
+	if s.n != len(want) {
+		t.Fatalf("n %d, want %d", s.n, len(want))
+	}
+	var got []string
+	for _, ch := range s.chunks {
+		if len(ch) == 0 || len(ch) > chunkMax {
+			t.Fatalf("chunk of %d entries", len(ch))
+		}
+		for _, e := range ch {
+			got = append(got, e.k)
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Fatal("entries differ from the sorted slice")
+	}
+	for _, n := range []int{0, 1, len(want) / 2, len(want) - 1} {
+		p := s.at(n)
+		if s.chunks[p.c][p.i].k != want[n] || s.rank(p) != n {
+			t.Errorf("at(%d) gives %s", n, s.chunks[p.c][p.i].k)
+		}
+	}
+}
+
+// TestKey_OrderPreserving: index keys sort as their values do.
+func TestKey_OrderPreserving(t *testing.T) {
+	ints := []int64{-1 << 63, -5, -1, 0, 1, 7, 1 << 40, 1<<63 - 1}
+	for i := 1; i < len(ints); i++ {
+		if a, b := string(K().Int(ints[i-1]).b), string(K().Int(ints[i]).b); a >= b {
+			t.Errorf("%d does not sort before %d", ints[i-1], ints[i])
+		}
+	}
+	texts := []string{"", "\x00", "\x00\x00", "\x00a", "a", "a\x00", "ab", "b"}
+	for i := 1; i < len(texts); i++ {
+		if a, b := string(K().Text(texts[i-1]).Int(9).b), string(K().Text(texts[i]).Int(0).b); a >= b {
+			t.Errorf("%q does not sort before %q", texts[i-1], texts[i])
+		}
+	}
+	k := K().Int(1)
+	a, b := k.Int(2), k.Int(3)
+	if string(a.b) == string(b.b) {
+		t.Error("two keys built from one prefix share their bytes")
+	}
+}

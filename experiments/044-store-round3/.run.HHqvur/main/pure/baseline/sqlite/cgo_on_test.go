@@ -1,0 +1,5 @@
+//go:build cgo
+
+package sqlite_test
+
+const cgoEnabled = true

@@ -1,0 +1,5 @@
+//go:build !cgo
+
+package sqlitehttp_test
+
+const cgoEnabled = false

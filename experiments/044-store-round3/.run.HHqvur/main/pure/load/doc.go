@@ -1,0 +1,70 @@
+// Package load is Pure's HTTP/1.1 load generator, the library behind
+// pure-load: a wrk-like client that drives a server over N connections and
+// measures what comes back, built so that it is not the bottleneck (it
+// reaches at least wrk's requests per second on the same CPU; see
+// experiments/026-load-against-wrk).
+//
+// # Using it
+//
+// Fill a Config (DefaultConfig gives 64 keep-alive connections for 10 s of
+// document GETs), call Run, and print the Result (its JSON form is the
+// line pure-load --json prints; WriteSummary is the human form).
+//
+// Each connection is one goroutine with its own socket, read buffer,
+// counters and Histogram; nothing is shared on the hot path but the
+// request budget of a counted run (one atomic claim per batch). A batch is
+// Pipeline requests written with one write call, then their answers read
+// in order; each request's latency runs from that write to the read call
+// that completed its answer. With Close every request goes on a new
+// connection and says "Connection: close". A failed connection counts its
+// unanswered requests as errors by kind and is reopened for the next
+// batch.
+//
+// # Workloads
+//
+// Paths of documents are Prefix (default /docs/) followed by the key; the
+// HTTP contract is the one in the project's brief.
+//
+//	seed     PUT the 64 documents d00..d63 of 64 B and big of 1 MiB, once, then end
+//	get      GET the 64 small documents round-robin
+//	big      GET the 1 MiB document big
+//	put      writer i (connection i) owns w<i>: its first PUT writes 16 B without
+//	         If-Match, each next one 16 new bytes before the content with
+//	         If-Match: the last ETag; a 412 (or any surprise) is counted and
+//	         followed by a GET that learns the document again
+//	score    POST /inputs/score?points=1, the body a name from a fixed set of 16
+//	total    GET /views/total
+//	leaders  GET /views/leaders?from=0&count=20
+//
+// Requests are built once into byte slices (put builds each PUT into the
+// connection's reused write buffer), so the loop allocates nothing (a test
+// asserts it for pipelined GETs). Sockets are read and written with raw
+// system calls through the runtime's poller, so the scheduler's monitor
+// does not hand the goroutines' thread around on a busy CPU (rawio.go says
+// why).
+//
+// # The JSON line
+//
+// One object with these fields (documented on Result and Errors):
+//
+//	tool, workload, target, connections, pipeline, keepalive, duration_s,
+//	requests, ok, non2xx,
+//	errors{connect, write, read, timeout, parse, closed},
+//	ok_per_s, latency_us{p50, p90, p99, p999, max}, client_cpu_s
+//
+// requests = ok + non2xx + the errors' sum. Requests in flight when the run
+// is cancelled (or still unanswered a timeout after a duration run's end)
+// are dropped and counted nowhere.
+//
+// # Pieces
+//
+//	config.go    Config, the workloads' names, validation and the target URL
+//	workload.go  the requests of each workload; the put writer's ETag chain
+//	run.go       Run: connections started, stopped, their counts merged; CPU time
+//	conn.go      one connection's loop: batch, write, read answers, count, reconnect
+//	dial.go      connecting: a raw non-blocking connect, the write waits for it
+//	rawio.go     socket reads and writes by raw system calls through the poller
+//	resp.go      the allocation-free HTTP/1.1 response reader (length, chunked, ETag)
+//	hist.go      the logarithmic latency histogram
+//	result.go    Result, Errors, Latency: the JSON line and the human summary
+package load

@@ -1,0 +1,340 @@
+package load
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// answer is what the reader keeps of one HTTP/1.1 response: the status,
+// whether the server will close the connection after it, and its ETag
+// (copied, so it outlives the read buffer).
+type answer struct {
+	status  int
+	close   bool
+	etagLen int
+	etag    [maxETag]byte
+}
+
+// maxETag is the longest ETag value kept; a longer one is a parse error.
+const maxETag = 96
+
+// ETag returns the answer's ETag header value as sent (quotes included).
+func (a *answer) ETag() []byte { return a.etag[:a.etagLen] }
+
+// parseError is a response that is not valid HTTP/1.1 as this reader
+// understands it.
+type parseError struct{ what string }
+
+func (e *parseError) Error() string { return "bad response: " + e.what }
+
+var (
+	errHeadTooBig = &parseError{"response head larger than the read buffer"}
+	errStatus     = &parseError{`status line is not "HTTP/1.x NNN ..."`}
+	errHeaderLine = &parseError{"header line without a colon"}
+	errLength     = &parseError{"bad or conflicting Content-Length"}
+	errChunk      = &parseError{"bad chunk size line"}
+	errChunkEnd   = &parseError{"chunk data not followed by CRLF"}
+	errETag       = &parseError{fmt.Sprintf("ETag longer than %d bytes", maxETag)}
+)
+
+// respReader reads HTTP/1.1 responses from one connection through one
+// large buffer, without allocating: the head is parsed in place, bodies are
+// skipped (or appended to a caller's slice), chunked bodies are decoded.
+// readAt is the clock reading taken after the last read call returned, so
+// an answer completed by that read is dated by it. A respReader belongs to
+// one goroutine.
+type respReader struct {
+	src    io.Reader
+	buf    []byte
+	r, w   int
+	clock  func() int64
+	readAt int64
+}
+
+// compactBelow is the free tail below which fill moves the unread bytes to
+// the front of the buffer before reading.
+const compactBelow = 4096
+
+func newRespReader(size int, clock func() int64) *respReader {
+	return &respReader{buf: make([]byte, size), clock: clock}
+}
+
+// reset attaches the reader to a new connection, dropping buffered bytes.
+func (rd *respReader) reset(src io.Reader) {
+	rd.src, rd.r, rd.w = src, 0, 0
+}
+
+// fill reads more bytes after the buffered ones, moving them to the front
+// first when the buffer's tail is full.
+func (rd *respReader) fill() error {
+	if rd.r > 0 && len(rd.buf)-rd.w < compactBelow {
+		rd.w = copy(rd.buf, rd.buf[rd.r:rd.w])
+		rd.r = 0
+	} else if rd.r == rd.w {
+		rd.r, rd.w = 0, 0
+	}
+	if rd.w == len(rd.buf) {
+		return errHeadTooBig
+	}
+	n, err := rd.src.Read(rd.buf[rd.w:])
+	rd.readAt = rd.clock()
+	rd.w += n
+	if n > 0 {
+		return nil
+	}
+	if err == nil {
+		err = io.ErrNoProgress
+	}
+	return err
+}
+
+// read parses the next response into a. The body is appended to *body
+// when body is not nil and skipped otherwise.
+func (rd *respReader) read(a *answer, body *[]byte) error {
+	for {
+		if err := rd.readOne(a, body); err != nil {
+			return err
+		}
+		if a.status >= 200 || a.status == 101 {
+			return nil
+		}
+		// 1xx interim answers (100 Continue) precede the real one.
+	}
+}
+
+func (rd *respReader) readOne(a *answer, body *[]byte) error {
+	var end int
+	for {
+		if i := bytes.Index(rd.buf[rd.r:rd.w], crlfcrlf); i >= 0 {
+			end = rd.r + i + 4
+			break
+		}
+		if err := rd.fill(); err != nil {
+			return err
+		}
+	}
+	head := rd.buf[rd.r:end]
+	rd.r = end
+	length, chunked, err := parseHead(head, a)
+	if err != nil {
+		return err
+	}
+	switch {
+	case a.status < 200 || a.status == 204 || a.status == 304:
+		return nil
+	case chunked:
+		return rd.chunked(body)
+	case length >= 0:
+		return rd.skip(length, body)
+	default:
+		// No length: the body runs to the end of the connection.
+		a.close = true
+		for {
+			rd.take(rd.w-rd.r, body)
+			if err := rd.fill(); err == io.EOF {
+				return nil
+			} else if err != nil {
+				return err
+			}
+		}
+	}
+}
+
+var crlfcrlf = []byte("\r\n\r\n")
+
+// parseHead parses the status line and the headers the load generator
+// needs. length is -1 when there is no Content-Length.
+func parseHead(head []byte, a *answer) (length int64, chunked bool, err error) {
+	a.status, a.close, a.etagLen = 0, false, 0
+	length = -1
+	line, rest := cutLine(head)
+	// "HTTP/1.1 200 OK"
+	if len(line) < 12 || !bytes.HasPrefix(line, []byte("HTTP/1.")) || line[8] != ' ' ||
+		(len(line) > 12 && line[12] != ' ') {
+		return 0, false, errStatus
+	}
+	for _, c := range line[9:12] {
+		if c < '0' || c > '9' {
+			return 0, false, errStatus
+		}
+		a.status = a.status*10 + int(c-'0')
+	}
+	if line[7] == '0' {
+		a.close = true // HTTP/1.0 closes unless told otherwise
+	}
+	for len(rest) > 0 {
+		line, rest = cutLine(rest)
+		if len(line) == 0 {
+			break
+		}
+		colon := bytes.IndexByte(line, ':')
+		if colon <= 0 {
+			return 0, false, errHeaderLine
+		}
+		name, value := line[:colon], bytes.TrimSpace(line[colon+1:])
+		switch {
+		case bytes.EqualFold(name, []byte("Content-Length")):
+			n, ok := parseDecimal(value)
+			if !ok || (length >= 0 && n != length) {
+				return 0, false, errLength
+			}
+			length = n
+		case bytes.EqualFold(name, []byte("Transfer-Encoding")):
+			chunked = hasToken(value, "chunked")
+		case bytes.EqualFold(name, []byte("Connection")):
+			if hasToken(value, "close") {
+				a.close = true
+			} else if hasToken(value, "keep-alive") {
+				a.close = false
+			}
+		case bytes.EqualFold(name, []byte("ETag")):
+			if len(value) > maxETag {
+				return 0, false, errETag
+			}
+			a.etagLen = copy(a.etag[:], value)
+		}
+	}
+	return length, chunked, nil
+}
+
+// cutLine splits b at its first CRLF.
+func cutLine(b []byte) (line, rest []byte) {
+	i := bytes.Index(b, []byte("\r\n"))
+	if i < 0 {
+		return b, nil
+	}
+	return b[:i], b[i+2:]
+}
+
+// hasToken reports whether the comma-separated list v holds tok, ignoring
+// case.
+func hasToken(v []byte, tok string) bool {
+	for len(v) > 0 {
+		var item []byte
+		if i := bytes.IndexByte(v, ','); i >= 0 {
+			item, v = v[:i], v[i+1:]
+		} else {
+			item, v = v, nil
+		}
+		if bytes.EqualFold(bytes.TrimSpace(item), []byte(tok)) {
+			return true
+		}
+	}
+	return false
+}
+
+func parseDecimal(b []byte) (int64, bool) {
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n, true
+}
+
+// take consumes n buffered bytes, appending them to *body if body is not
+// nil.
+func (rd *respReader) take(n int, body *[]byte) {
+	if body != nil {
+		*body = append(*body, rd.buf[rd.r:rd.r+n]...)
+	}
+	rd.r += n
+}
+
+// skip consumes n body bytes, reading as needed.
+func (rd *respReader) skip(n int64, body *[]byte) error {
+	for n > 0 {
+		if rd.r == rd.w {
+			if err := rd.fill(); err != nil {
+				return unexpectedEOF(err)
+			}
+		}
+		k := int64(rd.w - rd.r)
+		if k > n {
+			k = n
+		}
+		rd.take(int(k), body)
+		n -= k
+	}
+	return nil
+}
+
+// line returns the next CRLF-terminated line (without the CRLF), reading
+// as needed; the line stays valid until the next read.
+func (rd *respReader) line() ([]byte, error) {
+	for {
+		if i := bytes.Index(rd.buf[rd.r:rd.w], []byte("\r\n")); i >= 0 {
+			l := rd.buf[rd.r : rd.r+i]
+			rd.r += i + 2
+			return l, nil
+		}
+		if err := rd.fill(); err != nil {
+			return nil, unexpectedEOF(err)
+		}
+	}
+}
+
+// chunked decodes a chunked body and its trailer.
+func (rd *respReader) chunked(body *[]byte) error {
+	for {
+		l, err := rd.line()
+		if err != nil {
+			return err
+		}
+		if i := bytes.IndexByte(l, ';'); i >= 0 {
+			l = l[:i]
+		}
+		l = bytes.TrimSpace(l)
+		if len(l) == 0 || len(l) > 15 {
+			return errChunk
+		}
+		var size int64
+		for _, c := range l {
+			switch {
+			case c >= '0' && c <= '9':
+				size = size<<4 | int64(c-'0')
+			case c >= 'a' && c <= 'f':
+				size = size<<4 | int64(c-'a'+10)
+			case c >= 'A' && c <= 'F':
+				size = size<<4 | int64(c-'A'+10)
+			default:
+				return errChunk
+			}
+		}
+		if size == 0 {
+			for { // trailer fields up to an empty line
+				l, err := rd.line()
+				if err != nil {
+					return err
+				}
+				if len(l) == 0 {
+					return nil
+				}
+			}
+		}
+		if err := rd.skip(size, body); err != nil {
+			return err
+		}
+		l, err = rd.line()
+		if err != nil {
+			return err
+		}
+		if len(l) != 0 {
+			return errChunkEnd
+		}
+	}
+}
+
+func unexpectedEOF(err error) error {
+	if errors.Is(err, io.EOF) {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}

@@ -1,0 +1,139 @@
+package load
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+func fakeClock() int64 { return 0 }
+
+// answers is a stream of responses in every framing the reader handles.
+const answers = "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nETag: \"7\"\r\n\r\nhello" +
+	"HTTP/1.1 100 Continue\r\n\r\n" +
+	"HTTP/1.1 412 Precondition Failed\r\ncontent-length: 3\r\n\r\nno\n" +
+	"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\netag: \"8\"\r\n\r\n" +
+	"3;ext=1\r\nabc\r\n10\r\n0123456789abcdef\r\n0\r\nTrailer: x\r\n\r\n" +
+	"HTTP/1.1 204 No Content\r\n\r\n" +
+	"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n" +
+	"HTTP/1.0 200 OK\r\n\r\nto the end"
+
+type want struct {
+	status int
+	etag   string
+	body   string
+	close  bool
+}
+
+var wantAnswers = []want{
+	{200, `"7"`, "hello", false},
+	{412, "", "no\n", false},
+	{200, `"8"`, "abc0123456789abcdef", false},
+	{204, "", "", false},
+	{404, "", "", true},
+	{200, "", "to the end", true},
+}
+
+func TestRespReader_Framings(t *testing.T) {
+	for name, src := range map[string]func() io.Reader{
+		"whole":    func() io.Reader { return strings.NewReader(answers) },
+		"one-byte": func() io.Reader { return iotest.OneByteReader(strings.NewReader(answers)) },
+		"half":     func() io.Reader { return iotest.HalfReader(strings.NewReader(answers)) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			rd := newRespReader(256, fakeClock)
+			rd.reset(src())
+			for i, w := range wantAnswers {
+				var a answer
+				var body []byte
+				if err := rd.read(&a, &body); err != nil {
+					t.Fatalf("answer %d: %v", i, err)
+				}
+				got := want{a.status, string(a.ETag()), string(body), a.close}
+				if got != w {
+					t.Fatalf("answer %d: got %+v, want %+v", i, got, w)
+				}
+			}
+			var a answer
+			if err := rd.read(&a, nil); !errors.Is(err, io.EOF) {
+				t.Fatalf("after the last answer: %v, want EOF", err)
+			}
+		})
+	}
+}
+
+func TestRespReader_BigBody_SmallBuffer(t *testing.T) {
+	body := bytes.Repeat([]byte("0123456789abcdef"), 1<<16) // 1 MiB
+	stream := "HTTP/1.1 200 OK\r\nContent-Length: 1048576\r\n\r\n" + string(body) +
+		"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
+	rd := newRespReader(4096, fakeClock)
+	rd.reset(strings.NewReader(stream))
+	var a answer
+	var got []byte
+	if err := rd.read(&a, &got); err != nil || !bytes.Equal(got, body) {
+		t.Fatalf("big body: err %v, %d bytes equal %v", err, len(got), bytes.Equal(got, body))
+	}
+	if err := rd.read(&a, nil); err != nil || a.status != 200 {
+		t.Fatalf("the answer after the big one: %v, status %d", err, a.status)
+	}
+}
+
+func TestRespReader_Malformed_ParseErrors(t *testing.T) {
+	for name, s := range map[string]string{
+		"status":      "HTTP/2 200 OK\r\n\r\n",
+		"code":        "HTTP/1.1 2x0 OK\r\n\r\n",
+		"header":      "HTTP/1.1 200 OK\r\nno colon here\r\n\r\n",
+		"length":      "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n",
+		"two lengths": "HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab",
+		"chunk size":  "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+		"chunk end":   "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nabc\r\n0\r\n\r\n",
+		"etag":        "HTTP/1.1 200 OK\r\nETag: \"" + strings.Repeat("e", maxETag) + "\"\r\n\r\n",
+		"huge head":   "HTTP/1.1 200 OK\r\nX: " + strings.Repeat("h", 300) + "\r\n\r\n",
+	} {
+		rd := newRespReader(256, fakeClock)
+		rd.reset(strings.NewReader(s))
+		var a answer
+		var pe *parseError
+		if err := rd.read(&a, nil); !errors.As(err, &pe) {
+			t.Errorf("%s: got %v, want a parse error", name, err)
+		}
+	}
+	rd := newRespReader(256, fakeClock)
+	rd.reset(strings.NewReader("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort"))
+	var a answer
+	if err := rd.read(&a, nil); !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Errorf("truncated body: got %v, want unexpected EOF", err)
+	}
+}
+
+// repeatReader hands out the same bytes forever.
+type repeatReader struct {
+	b   []byte
+	off int
+}
+
+func (r *repeatReader) Read(p []byte) (int, error) {
+	n := copy(p, r.b[r.off:])
+	r.off = (r.off + n) % len(r.b)
+	return n, nil
+}
+
+func TestRespReader_Read_NoAllocs(t *testing.T) {
+	one := "HTTP/1.1 200 OK\r\nServer: x\r\nContent-Length: 64\r\nETag: \"12345\"\r\nContent-Type: text/plain\r\n\r\n" +
+		strings.Repeat("b", 64)
+	chunked := "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n40\r\n" + strings.Repeat("c", 64) + "\r\n0\r\n\r\n"
+	rd := newRespReader(64<<10, fakeClock)
+	rd.reset(&repeatReader{b: []byte(strings.Repeat(one, 15) + chunked)})
+	var a answer
+	allocs := testing.AllocsPerRun(10000, func() {
+		if err := rd.read(&a, nil); err != nil || a.status != 200 {
+			t.Fatalf("read: %v, status %d", err, a.status)
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("reading an answer allocates %.2f times", allocs)
+	}
+}

@@ -1,0 +1,111 @@
+package serve
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"net"
+	"strings"
+	"testing"
+)
+
+// TestConn_PipelinedGets_ZeroAllocs: parsing a batch of 16 pipelined GETs
+// of a 64 B document, answering them and sending the batch allocates
+// nothing once the connection is warm.
+func TestConn_PipelinedGets_ZeroAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("sync.Pool (the store's snapshots and borrowed values) drops items under the race detector")
+	}
+	s := newTestServer(t, Config{})
+	putRaw(t, s.st, "d/d07", []byte(strings.Repeat("x", 64)))
+	in := strings.Repeat("GET /docs/d07 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n", 16)
+	c := newConn(s)
+	mc := &memConn{discard: true}
+	c.nc = mc
+	round := func() {
+		c.r0, c.r1 = 0, copy(c.rbuf, in)
+		c.batch()
+		if err := c.flush(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	round()
+	per := mc.written
+	if got := runBatch(t, s, in); strings.Count(got, "HTTP/1.1 200 OK") != 16 || len(got) != per {
+		t.Fatalf("answers: %q", got)
+	}
+	if n := testing.AllocsPerRun(200, round); n != 0 {
+		t.Fatalf("%v allocations per batch of 16 pipelined GETs, want 0", n)
+	}
+	// The same with the document lent rather than copied (1 MiB GETs).
+	putRaw(t, s.st, "d/big", []byte(strings.Repeat("y", 4096)))
+	in = strings.Repeat("GET /docs/big HTTP/1.1\r\n\r\n", 4)
+	round()
+	if n := testing.AllocsPerRun(200, round); n != 0 {
+		t.Fatalf("%v allocations per batch of 4 lent GETs, want 0", n)
+	}
+}
+
+// TestConn_RawSocket_ZeroAllocs: over a real loopback socket, where the
+// connection's loop runs inside one RawConn.Read and reads and the vectored
+// write are raw system calls (rawio.go, conn.step), reading a batch of 16
+// pipelined GETs, answering it and sending it allocates nothing, and the
+// client receives all 16 answers with their bodies. (AllocsPerRun counts
+// every goroutine's allocations, the server's loop among them.)
+func TestConn_RawSocket_ZeroAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("sync.Pool (the store's snapshots and borrowed values) drops items under the race detector")
+	}
+	s := newTestServer(t, Config{})
+	putRaw(t, s.st, "d/d07", []byte(strings.Repeat("x", 64)))
+	putRaw(t, s.st, "d/big", []byte(strings.Repeat("y", 4096)))
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	cli, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cli.Close()
+	nc, err := ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	c := newConn(s)
+	c.nc = nc
+	if c.rawOK = c.raw.attach(nc); !c.rawOK {
+		t.Fatal("a TCP connection has no raw socket")
+	}
+	ended := make(chan error, 1)
+	go func() { ended <- c.serveRaw() }()
+	in := []byte(strings.Repeat("GET /docs/d07 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n", 15) +
+		"GET /docs/big HTTP/1.1\r\n\r\n")
+	out := make([]byte, 64<<10)
+	bigBody := bytes.Repeat([]byte("y"), 4096)
+	round := func() {
+		if _, err := cli.Write(in); err != nil {
+			t.Fatal(err)
+		}
+		for got := 0; ; {
+			m, err := cli.Read(out[got:])
+			if err != nil {
+				t.Fatal(err)
+			}
+			got += m
+			if n := bytes.Count(out[:got], []byte("HTTP/1.1 200 OK")); n == 16 && bytes.HasSuffix(out[:got], bigBody) {
+				break
+			}
+		}
+	}
+	round()
+	if n := testing.AllocsPerRun(100, round); n != 0 {
+		t.Fatalf("%v allocations per batch of 16 pipelined GETs over a socket, want 0", n)
+	}
+	cli.Close()
+	if err := <-ended; !errors.Is(err, io.EOF) {
+		t.Fatalf("the loop ended with %v after the client closed, want EOF", err)
+	}
+}

@@ -1,0 +1,511 @@
+package serve
+
+import (
+	"errors"
+	"io"
+	"net"
+	"os"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"workbench/pure/app"
+	"workbench/pure/store"
+)
+
+// Buffer sizes of a connection.
+const (
+	readSize  = 4 << 10  // a connection's read buffer between big requests
+	keepLimit = 64 << 10 // answer buffers larger than this are dropped when a connection is pooled
+	copyMax   = 1 << 10  // bodies up to this size are copied into the answer buffer, larger ones lent
+)
+
+// conn is one connection's state. It is owned by the connection's
+// goroutine from getConn to putConn, then pooled for the next connection.
+//
+// Buffer ownership: rbuf[r0:r1] holds received bytes not yet answered;
+// parsed requests, app calls' Name/Query/Body point into it until the
+// batch has been sent. wbuf holds the batch's answer heads and small
+// bodies; iov points into wbuf, into borrowed store values and into app
+// calls' Out until the vectored write returns. Only then are borrowed
+// values released, calls reset and rbuf compacted.
+type conn struct {
+	s     *Server
+	nc    net.Conn
+	raw   rawIO // nc's socket through raw system calls (rawio.go)
+	rawOK bool  // nc has a socket: read and write through raw
+
+	rbuf      []byte
+	small     []byte // the connection's own readSize buffer, rbuf between big requests
+	r0, r1    int
+	need      int   // bytes the request at r0 needs in all, once its head is parsed; 0 before
+	expect100 bool  // the request at r0 asked for 100 Continue
+	sent100   bool  // and it was sent
+	headStart int64 // coarse time the bytes at r0 began to arrive
+	rdl, wdl  int64 // read and write deadlines set on nc, unix nanoseconds
+	held      int64 // bytes of rbuf above readSize, reserved in Server.held
+
+	req        request
+	ans        []answer
+	wbuf       []byte
+	iov        net.Buffers
+	send       net.Buffers       // iov, consumed by WriteTo
+	borrowed   []*store.Borrowed // lent values, filled by BorrowInto and kept for reuse
+	nborrowed  int               // how many of borrowed are live in this batch
+	calls      []*app.Call       // reusable calls; the batch uses calls[:ncalls]
+	ncalls     int
+	snap       *store.Snapshot // the batch's pinned snapshot (&snapBuf), taken at its first read
+	snapBuf    store.Snapshot  // filled by SnapshotInto, so pinning allocates nothing
+	key        []byte          // scratch for store keys
+	names      map[string]string
+	payload    int64                 // body bytes held by the batch
+	closeAfter bool                  // close the connection once the batch is sent
+	fatal      bool                  // because of a refused request: the client may still be sending
+	lingers    bool                  // drain what the client still sends before closing (linger)
+	stop       error                 // what ended step's loop; nil when a batch did
+	stepFn     func(fd uintptr) bool // c.step, made once so the loop allocates nothing
+	working    bool                  // holds a worker slot
+}
+
+// answer is one request's answer in a batch: its head (and small body) in
+// wbuf[h0:h1], then body, sent as it is; or a pending app call whose head
+// is built once it is answered.
+type answer struct {
+	h0, h1 int
+	body   []byte
+	call   *app.Call
+	close  bool // Connection: close
+	keep10 bool // Connection: keep-alive for an HTTP/1.0 client
+	noBody bool // a HEAD request: the head only
+}
+
+func newConn(s *Server) *conn {
+	c := &conn{
+		s:     s,
+		small: make([]byte, readSize),
+		wbuf:  make([]byte, 0, readSize),
+		ans:   make([]answer, 0, 16),
+		iov:   make(net.Buffers, 0, 32),
+		key:   make([]byte, 0, 64),
+		names: make(map[string]string),
+	}
+	c.rbuf = c.small
+	c.stepFn = c.step
+	c.raw.init()
+	return c
+}
+
+// recycle readies c for another connection, keeping small buffers.
+func (c *conn) recycle() {
+	c.nc, c.rawOK = nil, false
+	c.raw.detach()
+	c.r0, c.r1, c.need, c.expect100, c.sent100, c.headStart = 0, 0, 0, false, false, 0
+	c.rdl, c.wdl, c.closeAfter, c.fatal, c.lingers, c.stop = 0, 0, false, false, false, nil
+	c.req.reset()
+	if len(c.rbuf) > readSize {
+		c.resize(readSize)
+	}
+	if cap(c.wbuf) > keepLimit {
+		c.wbuf = make([]byte, 0, readSize)
+	}
+}
+
+// serve is the connection's goroutine: read what arrived, answer every
+// complete request in it as one batch, send the batch in one vectored
+// write, and again, until the client closes, a request asks to close, a
+// timeout or an error ends it, or the server shuts down.
+func (c *conn) serve() {
+	defer c.s.putConn(c)
+	var err error
+	if c.rawOK {
+		err = c.serveRaw()
+	} else {
+		for err == nil {
+			if err = c.read(); err == nil && c.answer() {
+				break
+			}
+		}
+	}
+	switch {
+	case c.lingers:
+		c.linger() // the client may still be sending
+	case err != nil:
+		c.readFailed(err)
+	}
+}
+
+// serveRaw is serve's loop on a raw socket, run inside one RawConn.Read
+// (see step): it returns what ended the connection, nil when a batch did.
+func (c *conn) serveRaw() error {
+	c.stop = nil
+	err := c.raw.loop(c.stepFn)
+	if c.stop != nil {
+		return c.stop
+	}
+	return err
+}
+
+// step is the callback of the connection's one RawConn.Read: it reads,
+// answers and sends, again and again, and returns false to wait for the
+// socket to become readable, true once the connection ends (c.stop says
+// why, nil when a batch ended it).
+//
+// Why inside one RawConn.Read: each RawConn.Read starts by clearing the
+// socket's readiness (the poller's pollReset), so it must try a read before
+// it may wait, and the read after a batch was answered nearly always finds
+// nothing: the client has not had the answers yet. That empty read was a
+// third of a pipelined batch's system calls. Within one RawConn.Read the
+// readiness is never cleared again: each wait consumes the poller's
+// notification of bytes that arrived since the last wait, or parks until
+// bytes arrive. So after a read that left room in rbuf (the socket was
+// drained then), step waits without reading again: bytes that arrive
+// later, even during the batch, bring a new notification. After a read
+// that filled rbuf it reads again at once, since more may be waiting.
+func (c *conn) step(fd uintptr) bool {
+	for {
+		if err := c.readyToRead(); err != nil {
+			c.stop = err
+			return true
+		}
+		space := len(c.rbuf) - c.r1
+		if space == 0 {
+			c.stop = errors.New("serve: no room to read") // makeRoom leaves room: not reached
+			return true
+		}
+		n, errno := c.raw.readFd(fd, c.rbuf[c.r1:])
+		if errno == syscall.EAGAIN {
+			return false // nothing yet: wait for the poller
+		}
+		var rerr error
+		switch {
+		case errno != 0:
+			rerr = errno
+		case n == 0:
+			rerr = io.EOF
+		}
+		if err := c.received(n, rerr); err != nil {
+			c.stop = err
+			return true
+		}
+		if c.answer() {
+			return true
+		}
+		if n < space {
+			// Drained at the read: later bytes notify the poller. Ready
+			// the buffer and the deadline for what is pending first.
+			if err := c.readyToRead(); err != nil {
+				c.stop = err
+				return true
+			}
+			return false
+		}
+	}
+}
+
+// answer answers the complete requests in rbuf, batch by batch, and
+// sends each; it returns true when the connection must end: a send failed,
+// a request asked to close (c.lingers says whether to drain the client
+// first), or the server is shutting down.
+func (c *conn) answer() (end bool) {
+	for {
+		more := c.batch()
+		if err := c.flush(); err != nil || c.closeAfter {
+			c.lingers = err == nil && (c.fatal || c.r0 < c.r1)
+			return true
+		}
+		if c.s.closing.Load() {
+			return true // in-flight answers are out; the rest is not acknowledged
+		}
+		if !more {
+			break
+		}
+	}
+	c.compact()
+	return false
+}
+
+// read reads more bytes into rbuf through nc (when the socket has no raw
+// access; see step for the raw loop).
+func (c *conn) read() error {
+	if err := c.readyToRead(); err != nil {
+		return err
+	}
+	n, err := c.nc.Read(c.rbuf[c.r1:])
+	return c.received(n, err)
+}
+
+// readyToRead prepares the next read: it makes room in rbuf for the
+// request at r0 (growing rbuf for a big head or body) and sends 100
+// Continue if that request asked for it. It sets the read deadline: the
+// idle timeout with nothing pending or a body pending, the header timeout
+// (from the request's first byte) for a pending head.
+func (c *conn) readyToRead() error {
+	if c.r0 == c.r1 {
+		c.headStart = 0
+	}
+	if !c.makeRoom() {
+		c.errorAnswer(nil, &httpError{503, "the request bodies the server holds would exceed its payload budget of " +
+			strconv.FormatInt(c.s.budget, 10) + " bytes; retry later, or raise --payload-budget"}, true)
+		c.lingers = c.flush() == nil
+		return errBusy
+	}
+	if c.expect100 && !c.sent100 {
+		c.sent100 = true
+		if err := c.write100(); err != nil {
+			return err
+		}
+	}
+	dl := c.s.clock.now.Load() + c.s.idle
+	if c.r1 > c.r0 && c.need == 0 {
+		dl = c.headStart + c.s.header
+	}
+	// Move the deadline only when it must come sooner or would be more
+	// than a second late: this keeps timer updates off most batches.
+	if dl < c.rdl || dl > c.rdl+int64(time.Second) {
+		if err := c.nc.SetReadDeadline(time.Unix(0, dl)); err != nil {
+			return err
+		}
+		c.rdl = dl
+	}
+	if c.s.closing.Load() {
+		return errShutdown
+	}
+	return nil
+}
+
+// received accounts for a read of n bytes into rbuf[r1:], or returns its
+// error. The header timeout of a request counts from the read that brought
+// its first bytes (the clock read then, not before a wait for them).
+func (c *conn) received(n int, err error) error {
+	if n > 0 {
+		if c.r1 == c.r0 {
+			c.headStart = c.s.clock.now.Load()
+		}
+		c.r1 += n
+		return nil
+	}
+	if err == nil {
+		err = errors.New("serve: empty read")
+	}
+	return err
+}
+
+var (
+	errShutdown = errors.New("serve: shutting down")
+	errBusy     = errors.New("serve: payload budget spent")
+)
+
+// makeRoom grows rbuf when the pending request needs more than it holds:
+// to its whole size once its head is parsed, or twice over (up to the head
+// limit) while a long head fills it. The pending bytes start at rbuf[0]
+// (compact put them there). It returns false when the server's payload
+// budget cannot cover the bigger buffer.
+func (c *conn) makeRoom() bool {
+	want := c.need
+	if want == 0 && c.r1 == len(c.rbuf) {
+		want = min(2*len(c.rbuf), c.s.maxHead+readSize)
+	}
+	if want <= len(c.rbuf) {
+		return true
+	}
+	return c.resize((want + readSize - 1) / readSize * readSize)
+}
+
+// resize replaces rbuf with a buffer of size bytes holding the pending
+// bytes. The bytes above readSize are reserved against the server's payload
+// budget, which bounds the memory all connections hold for request bodies;
+// it returns false, changing nothing, when the budget is spent.
+func (c *conn) resize(size int) bool {
+	if n := classSize(size); size > readSize && n > size && c.reserve(n) {
+		size = n // a pooled size: the buffer goes back to the pool for the next big body
+	} else if !c.reserve(size) {
+		return false
+	}
+	c.req.reset() // its slices point into the old buffer and would keep it alive
+	var buf []byte
+	if size == readSize {
+		buf = c.small
+	} else {
+		buf = getBuf(size)
+	}
+	c.r1 = copy(buf, c.rbuf[c.r0:c.r1])
+	if len(c.rbuf) > readSize {
+		putBuf(c.rbuf)
+	}
+	c.r0, c.rbuf = 0, buf
+	return true
+}
+
+// reserve sets the bytes of a size-byte read buffer above readSize
+// against the server's payload budget; it returns false, changing nothing,
+// when the budget cannot cover them.
+func (c *conn) reserve(size int) bool {
+	extra := int64(max(size-readSize, 0))
+	if delta := extra - c.held; delta > 0 {
+		if c.s.held.Add(delta) > c.s.budget {
+			c.s.held.Add(-delta)
+			return false
+		}
+	} else {
+		c.s.held.Add(delta)
+	}
+	c.held = extra
+	return true
+}
+
+// Grown read buffers are pooled by power-of-two size, 8 KiB to 1 MiB, so
+// that a connection whose every request has a body over 4 KiB (PUT
+// writers whose documents grow) does not allocate and zero a buffer per
+// request: that was 12 % of the server's CPU on such PUTs. sync.Pool
+// drops what is not reused within two garbage collections, so the pool
+// holds no memory for good. Larger buffers are allocated to size.
+var bigBufs [8]sync.Pool // class i holds *[]byte of 8 KiB << i
+
+// classSize is the pooled size for a buffer of at least size bytes, or
+// size when none is.
+func classSize(size int) int {
+	for n := 8 << 10; n <= 8<<10<<(len(bigBufs)-1); n *= 2 {
+		if size <= n {
+			return n
+		}
+	}
+	return size
+}
+
+func bufClass(size int) int {
+	for i := range bigBufs {
+		if size == 8<<10<<i {
+			return i
+		}
+	}
+	return -1
+}
+
+func getBuf(size int) []byte {
+	if i := bufClass(size); i >= 0 {
+		if p, _ := bigBufs[i].Get().(*[]byte); p != nil {
+			return *p
+		}
+	}
+	return make([]byte, size)
+}
+
+func putBuf(b []byte) {
+	if i := bufClass(len(b)); i >= 0 {
+		bigBufs[i].Put(&b)
+	}
+}
+
+// compact moves a partial request to the front of rbuf once a batch was
+// sent, and gives a grown buffer back once nothing big is pending.
+func (c *conn) compact() {
+	if len(c.rbuf) > readSize && c.r1-c.r0 <= readSize && c.need <= readSize {
+		c.resize(readSize)
+		return
+	}
+	if c.r0 > 0 {
+		c.r1 = copy(c.rbuf, c.rbuf[c.r0:c.r1])
+		c.r0 = 0
+	}
+}
+
+// linger half-closes the connection after a refusal and reads and drops
+// what the client still sends (a refused body, pipelined requests), for at
+// most a second or 1 MiB, so that the close does not find unread bytes and
+// reset the connection before the client has read the refusal.
+func (c *conn) linger() {
+	hc, ok := c.nc.(interface{ CloseWrite() error })
+	if !ok || hc.CloseWrite() != nil {
+		return
+	}
+	if c.nc.SetReadDeadline(time.Now().Add(time.Second)) != nil {
+		return
+	}
+	buf := c.rbuf[:readSize]
+	for n := 0; n < 1<<20; {
+		m, err := c.nc.Read(buf)
+		if err != nil {
+			return
+		}
+		n += m
+	}
+}
+
+// readFailed ends a connection whose read failed: a timeout in the middle
+// of a request is answered 408, anything else just closes.
+func (c *conn) readFailed(err error) {
+	if c.r1 > c.r0 && errors.Is(err, os.ErrDeadlineExceeded) && !c.s.closing.Load() {
+		c.errorAnswer(nil, &httpError{408, "the request did not arrive in time; send the whole head within the header timeout"}, true)
+		c.flush()
+	}
+}
+
+// write100 sends the interim answer to Expect: 100-continue.
+func (c *conn) write100() error {
+	if err := c.writeDeadline(); err != nil {
+		return err
+	}
+	_, err := c.nc.Write([]byte("HTTP/1.1 100 Continue\r\n\r\n"))
+	return err
+}
+
+// writeDeadline sets the idle timeout as the write deadline, coarsely.
+func (c *conn) writeDeadline() error {
+	dl := c.s.clock.now.Load() + c.s.idle
+	if dl > c.wdl+int64(time.Second) {
+		if err := c.nc.SetWriteDeadline(time.Unix(0, dl)); err != nil {
+			return err
+		}
+		c.wdl = dl
+	}
+	return nil
+}
+
+// flush sends the batch's answers in one vectored write, then releases
+// what they lent: borrowed values, app calls, the answer buffer.
+func (c *conn) flush() error {
+	c.iov = c.iov[:0]
+	run := -1 // start in wbuf of the last iov entry when it is a wbuf range ending at end
+	end := -1
+	for i := range c.ans {
+		a := &c.ans[i]
+		if a.h1 > a.h0 {
+			if end == a.h0 {
+				c.iov[len(c.iov)-1] = c.wbuf[run:a.h1]
+			} else {
+				c.iov = append(c.iov, c.wbuf[a.h0:a.h1])
+				run = a.h0
+			}
+			end = a.h1
+		}
+		if len(a.body) > 0 {
+			c.iov = append(c.iov, a.body)
+			end = -1
+		}
+	}
+	var err error
+	if len(c.iov) > 0 {
+		if err = c.writeDeadline(); err == nil {
+			if c.rawOK {
+				err = c.raw.Writev(c.iov)
+			} else {
+				c.send = c.iov
+				_, err = c.send.WriteTo(c.nc)
+			}
+		}
+	}
+	clear(c.iov)
+	for _, b := range c.borrowed[:c.nborrowed] {
+		b.Release()
+	}
+	c.nborrowed = 0
+	for _, call := range c.calls[:c.ncalls] {
+		call.Reset()
+	}
+	c.ncalls = 0
+	clear(c.ans)
+	c.ans = c.ans[:0]
+	c.wbuf = c.wbuf[:0]
+	return err
+}

@@ -1,0 +1,177 @@
+// Package serve is Pure's HTTP/1.1 host: documents over the tree store
+// (package store) and apps (package app), written by hand on net.Listener
+// and net.Conn rather than net/http, because the host is what the workbench
+// studies and must cost fewer CPU-seconds per request than the servers a
+// user would write instead.
+//
+// # Routes
+//
+//	GET|HEAD /docs/<key>         the document's bytes, ETag: "<rev>"; 404 if absent
+//	PUT      /docs/<key>         store the body; If-Match: "<rev>" (or *) and
+//	                             If-None-Match: * make it conditional (412 when
+//	                             stale); 200 with the new ETag once durable
+//	POST     /inputs/<name>?...  an app input (body = its text field)
+//	GET|HEAD /views/<name>?...   an app view
+//
+// Documents are stored under Config.DocPrefix ("d/") so apps share the
+// store. A key is percent-decoded and refused with 400 naming the problem
+// when it is empty, longer than MaxKeyBytes, holds a NUL or control byte, an
+// encoded slash (%2F) or a "." or ".." segment. Any other path gets 404
+// naming it. Error answers are text: "<status word>: <what and what to do>\n".
+//
+// # Worker model
+//
+// Serve accepts connections (at most Config.MaxConns at once; more wait in
+// the backlog) and runs each on its own goroutine, with its state (read
+// buffer, answer buffer, request and answer slices, app calls) taken from a
+// pool and given back when it closes (at most 256 closed connections' state
+// is kept, so a burst of connections does not hold its memory for good).
+// The Go runtime's netpoller is the event loop; reads and the vectored write
+// are raw system calls made through it (rawio.go, see Performance). Config.Workers bounds how many connections compute at once (parse,
+// route, build answers): a connection holds a worker slot only while it
+// computes and gives it up to wait for a commit, an app's answer or the
+// network, so with one worker many connections' commits still share one sync.
+//
+// # A batch's life
+//
+// A connection reads what arrived into its read buffer and answers every
+// complete request in it as one batch (batch.go), in order:
+//
+//  1. parse a request (parse.go): request line and headers, with the framing
+//     checks that stop request smuggling; a malformed head is answered (400,
+//     411, 413, 417, 431 or 505) after the batch's earlier answers, and the
+//     connection is closed, since where the next request starts is unknown;
+//  2. route it: a document GET reads the batch's snapshot, pinned at the
+//     batch's first read, so a request sent after its client received an
+//     answer sees that answer's commit; a PUT commits its own transaction
+//     (the batch's later reads see it) and is answered after the commit
+//     returned, that is after the sync; an app call is submitted to the
+//     runtime and left pending;
+//  3. once no complete request is left (or the batch's bodies reach
+//     Config.PayloadBudget: the rest waits for the next batch), wait for the
+//     pending app calls in order and write their heads, so all the calls of a
+//     batch are queued before the first is waited for and inputs share saves;
+//  4. send every answer in one vectored write (net.Buffers, writev): heads
+//     and small bodies are contiguous in the answer buffer, larger bodies are
+//     sent from where they are; then release what the answers lent.
+//
+// Connection: close (and HTTP/1.0 without keep-alive) closes after the
+// answer; requests pipelined after it are not answered. After a refusal
+// that closes the connection, the server half-closes it and drains what the
+// client still sends for at most a second (1 MiB), so the close does not
+// reset the connection before the client has read the refusal.
+//
+// # Buffer ownership
+//
+// Everything a connection uses belongs to its goroutine. Parsed requests,
+// and app calls' Name, Query and Body, point into the read buffer, which is
+// not touched until the batch was sent. Documents up to 1 KiB are copied into
+// the answer buffer from the pinned snapshot; larger ones are lent from the
+// store's mapping (Snapshot.BorrowInto) and released only after the write that
+// sends them returned, so a body goes out whole even if the document changes
+// or compaction replaces the file meanwhile. App answers (Call.Out) belong to
+// their call until it is Reset after the write. The read buffer is 4 KiB,
+// grown to a request's whole size for a big body or head (against the
+// payload budget) and dropped back to 4 KiB after it; grown buffers up to
+// 1 MiB come from and go back to pools by power-of-two size, so a stream of
+// bodies over 4 KiB does not allocate one per request.
+//
+// Other goroutines: the app runtime's owner writes a call's answer and hands
+// it back through the call's channel; the store's commit leader writes
+// commits; the Date clock refreshes the Date line and the coarse clock once
+// a second behind an atomic pointer; Shutdown wakes connections by setting a
+// past read deadline.
+//
+// # Limits and timeouts
+//
+// A head longer than Config.MaxHeaderBytes gets 431. Config.PayloadBudget
+// bounds body bytes in memory: a request body larger than the budget gets 413
+// from its head alone, without reading the body, and the connection closes;
+// the read buffers all connections grow for bodies share the budget, and a
+// body that does not fit beside the others gets 503 (retry later), closing
+// its connection; a batch whose bodies reach the budget is cut and resumed
+// in the next batch. (An app refuses work over its own limits itself; those
+// answers come from the runtime.) Config.HeaderTimeout bounds
+// the time from a request's first byte to the end of its head (408, close);
+// Config.IdleTimeout closes an idle keep-alive connection and bounds a stalled
+// body or answer. Deadlines are moved at most once a second, so timeouts are
+// enforced to about a second and most batches touch no timer.
+//
+// Choices where HTTP/1.1 leaves room: up to four empty lines before a request
+// line are skipped; bare LF line endings are refused (400),
+// as are obsolete line folding, Content-Length with Transfer-Encoding, and
+// differing Content-Lengths; chunked request bodies get 411 (send a
+// Content-Length); the absolute form of a target gets 400; a missing Host is
+// accepted, two Host headers are not; Expect: 100-continue is answered with
+// 100 Continue before the body is read, other expectations get 417.
+//
+// # Files
+//
+//	server.go   Config, Server: accepting, connection slots, pooling, Shutdown
+//	conn.go     a connection's state, its read loop, deadlines, the vectored write
+//	batch.go    a batch: parse, dispatch, wait for app calls, error answers
+//	parse.go    the request parser (request line, headers, framing checks)
+//	answer.go   status lines, answer heads, the cached Date line
+//	docs.go     GET and PUT of documents, preconditions, store errors
+//	keys.go     document keys and ETags
+//	apps.go     app calls
+//	rawio.go    reads and sendmsg on the socket without the scheduler's syscall notice
+//
+// # Performance
+//
+// Findings behind the choices above, measured with the server on one CPU
+// and the load (wrk) on the other, on a busy two-core machine, so as
+// ratios within one session:
+//
+// Raw socket calls. net.Conn's Read and Write tell the scheduler they enter
+// a system call. With one P, the runtime monitor (sysmon) was woken by
+// syscalls after idle moments and retook the P from long loopback writes,
+// then polled every 20 µs on the server's CPU: 17 % of the server's CPU on
+// pipelined GETs. The connection's goroutine now calls read and sendmsg
+// itself on the non-blocking socket, through syscall.RawConn for waiting
+// and deadlines: +10-15 % pipelined GETs per server CPU-second. What is
+// left of a pipelined batch of 16 GETs: sendmsg 51 % (a loopback send runs
+// the client's TCP receive in the sender's softirq: 23 % alone), parsing
+// and the store lookup 28 %, read 15 %, the scheduler 5 %.
+//
+// The read after a batch usually finds nothing (EAGAIN) and the goroutine
+// parks: 0.9 empty reads per batch. It cannot be skipped by waiting for
+// readiness first: the poller clears a connection's readiness before each
+// wait (pollReset), so bytes that arrived while the batch was answered would
+// have their edge-triggered event lost and the connection would hang. Only
+// an epoll loop of our own (level-triggered, golang.org/x/sys/unix) avoids
+// that read; it would save the empty read and the scheduler's share, about
+// 10 % of pipelined CPU, not the factor that 3x fasthttp asks for, while
+// the kernel's send and read stay. Not done.
+//
+// Big bodies. A 1 MiB GET is the kernel's copy of the lent mapping into
+// the socket (copy_from_iter: 45 % of the server's CPU, sendmsg in all
+// 97 %); net/http pays the same copy, which bounds the ratio. Steady state
+// takes no page faults on the mapping (perf: 0 faults in 2 s), so madvise or
+// MAP_POPULATE would not help; a fixed 4 MiB SO_SNDBUF measured the same as
+// autotuning. sendfile from the store's file removes the copy (prototype:
+// 1.35x net/http against 1.16x with sendmsg, medians of five rounds): it
+// needs the file and offset of a borrowed value from the store, which
+// Borrowed does not give yet.
+//
+// Memory. Peak RSS on 64 B GETs with --data is about 11 MB: the binary's
+// touched pages 3.4 MB, libc and the loader 1.4 MB (cgo, linked for the net
+// package's resolver; a CGO_ENABLED=0 build drops them), anonymous 6 MB: the Go
+// runtime about 1 MB at start, connection state (about 10 KiB each) and
+// goroutine stacks about 1 MB for 64 connections, and what seeding a 1 MiB
+// document leaves: its request buffer, the store's transaction and scratch
+// copies, and the garbage the 4 MB minimum heap goal lets accumulate
+// before the first collection. A GOMEMLIMIT of 6 MiB cut the end RSS by
+// 2 MB but not the peak, and halved PUT throughput, so no default limit is
+// set. The --pprof listener is written without net/http, whose package
+// initialisation touched 2.5 MB more of the binary in every run.
+//
+// Group commit with one P: fdatasync enters the scheduler's syscall state,
+// so the P goes to the other connections while the leader syncs, and their
+// commits queue behind it: 64 PUT connections, GOMAXPROCS=1, about 17 PUTs
+// per sync (pure-serve prints the store's publications at exit). The price
+// is the monitor again: the P leaves a blocked fdatasync only when sysmon
+// retakes it, and sysmon then polls every 20 µs: 15 % of the server's CPU
+// on durable score POSTs, with the thread switches another 20 %. Only the
+// store can avoid it (a sync that does not block a thread holding a P).
+package serve

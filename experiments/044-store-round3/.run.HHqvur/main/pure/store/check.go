@@ -1,0 +1,261 @@
+package store
+
+import (
+	"bytes"
+	"cmp"
+	"slices"
+)
+
+// Check verifies the current version of the store and returns an error
+// wrapping ErrCorrupt that says what and where, or nil. It verifies:
+//
+//   - the chain of heads back to the first in the file: each head's own
+//     checksum, its data checksum over the records it added, and sequence
+//     numbers decreasing by one; and that each valid checkpoint slot names
+//     a head of that chain;
+//   - every node reachable from the root: record bounds below the head,
+//     entry layout, keys in strictly increasing order across the whole
+//     tree, each branch key equal to the first key of its child, all leaves
+//     at the same depth, revisions between 1 and the head's revision, value
+//     records of out-of-line values, and the key count;
+//   - that no two reachable records (nodes and values) overlap.
+//
+// It reads a pinned snapshot, so it runs alongside readers and commits. It
+// costs time proportional to the file size.
+func (s *Store) Check() error {
+	v := s.acquireCurrent()
+	if v == nil {
+		return ErrClosed
+	}
+	defer v.m.release()
+	return checkFull(v.m.data, v.h)
+}
+
+// checkFull verifies every head in the chain and the tree of h.
+func checkFull(d []byte, h head) error {
+	if err := checkChain(d, h); err != nil {
+		return err
+	}
+	return checkTree(d, h)
+}
+
+// checkVersion verifies the newest head's records and the tree of h; used
+// after every commit in strict mode, where older heads were verified before.
+func checkVersion(d []byte, h head) error {
+	if h.off != 0 {
+		got, ok := decodeHead(d, h.off)
+		if !ok || got != h {
+			return errorf(ErrCorrupt, "head at %d does not read back as written", h.off)
+		}
+		if !verifyHead(d, &h) {
+			return errorf(ErrCorrupt, "head at %d: data checksum mismatch", h.off)
+		}
+	}
+	return checkTree(d, h)
+}
+
+// checkChain verifies the heads from h back to the first, and that every
+// valid checkpoint slot naming a head up to h names one of them (a slot
+// being written may be torn: an invalid slot is not an error).
+func checkChain(d []byte, h head) error {
+	ck := [2]checkpoint{noCheckpoint(), noCheckpoint()}
+	if dataStart(d) == dataStartV2 {
+		for i := range 2 {
+			if ch, ok := decodeSlot(d, i); ok && ch.seq <= h.seq {
+				ck[i] = checkpoint{slot: i, h: ch}
+			}
+		}
+	}
+	for off, seq := h.off, h.seq; off != 0; seq-- {
+		got, ok := decodeHead(d, off)
+		switch {
+		case !ok:
+			return errorf(ErrCorrupt, "head at %d: bad record or checksum", off)
+		case got.seq != seq:
+			return errorf(ErrCorrupt, "head at %d: seq %d, want %d", off, got.seq, seq)
+		case got.prev >= off:
+			return errorf(ErrCorrupt, "head at %d: previous head at %d is not before it", off, got.prev)
+		case !verifyHead(d, &got):
+			return errorf(ErrCorrupt, "head at %d (seq %d): data checksum mismatch", off, seq)
+		}
+		for i, c := range ck {
+			if c.slot >= 0 && c.h.seq == seq {
+				if c.h != got {
+					return errorf(ErrCorrupt, "checkpoint slot %d names a head at %d, the chain has seq %d at %d", i, c.h.off, seq, off)
+				}
+				ck[i].slot = -1
+			}
+		}
+		off = got.prev
+	}
+	for i, c := range ck {
+		if c.slot >= 0 {
+			return errorf(ErrCorrupt, "checkpoint slot %d names a head at %d (seq %d) that is not in the chain", i, c.h.off, c.h.seq)
+		}
+	}
+	return nil
+}
+
+type extent struct{ off, len uint64 }
+
+type checker struct {
+	d         []byte
+	base      uint64 // records begin here
+	limit     uint64 // records must end at or before it: the head's offset
+	maxRev    uint64
+	exts      []extent
+	keys      uint64
+	leafDepth int
+	last      []byte // last key seen, in order
+}
+
+func checkTree(d []byte, h head) error {
+	if h.root == 0 {
+		if h.count != 0 {
+			return errorf(ErrCorrupt, "head at %d: empty tree but %d keys", h.off, h.count)
+		}
+		return nil
+	}
+	c := &checker{d: d, base: dataStart(d), limit: h.off, maxRev: h.rev, leafDepth: -1}
+	if _, err := c.node(h.root, 0); err != nil {
+		return err
+	}
+	if kind := d[h.root]; kind == kindBranch && nodeCount(d, h.root) < 2 {
+		return errorf(ErrCorrupt, "root branch at %d has one child", h.root)
+	}
+	if c.keys != h.count {
+		return errorf(ErrCorrupt, "head at %d counts %d keys, tree has %d", h.off, h.count, c.keys)
+	}
+	slices.SortFunc(c.exts, func(a, b extent) int { return cmp.Compare(a.off, b.off) })
+	for i := 1; i < len(c.exts); i++ {
+		if p := c.exts[i-1]; p.off+p.len > c.exts[i].off {
+			return errorf(ErrCorrupt, "records at %d (+%d) and %d overlap", p.off, p.len, c.exts[i].off)
+		}
+	}
+	return nil
+}
+
+// record checks that a record of the given kind starts at off and ends
+// below the limit, and returns its length.
+func (c *checker) record(off uint64, kinds string) (uint64, error) {
+	if off < c.base || off >= c.limit || c.limit-off < recHdrSize {
+		return 0, errorf(ErrCorrupt, "record offset %d outside [%d, %d)", off, c.base, c.limit)
+	}
+	n := uint64(le.Uint32(c.d[off+4:]))
+	if n < recHdrSize || n > c.limit-off {
+		return 0, errorf(ErrCorrupt, "record at %d: length %d runs past %d", off, n, c.limit)
+	}
+	if bytes.IndexByte([]byte(kinds), c.d[off]) < 0 {
+		return 0, errorf(ErrCorrupt, "record at %d: kind %q, want one of %q", off, c.d[off], kinds)
+	}
+	c.exts = append(c.exts, extent{off, n})
+	return n, nil
+}
+
+// node checks the subtree at off and returns its first key.
+func (c *checker) node(off uint64, depth int) ([]byte, error) {
+	if depth > 64 {
+		return nil, errorf(ErrCorrupt, "node at %d: tree deeper than 64 levels", off)
+	}
+	n, err := c.record(off, "LB")
+	if err != nil {
+		return nil, err
+	}
+	d := c.d
+	count := uint64(nodeCount(d, off))
+	leaf := d[off] == kindLeaf
+	if count == 0 || recHdrSize+4*count > n {
+		return nil, errorf(ErrCorrupt, "node at %d: %d entries do not fit %d bytes", off, count, n)
+	}
+	var first []byte
+	for i := range count {
+		eo := uint64(le.Uint32(d[off+recHdrSize+4*i:]))
+		next := n
+		if i+1 < count {
+			next = uint64(le.Uint32(d[off+recHdrSize+4*(i+1):]))
+		}
+		if eo < recHdrSize+4*count || next > n || eo > next {
+			return nil, errorf(ErrCorrupt, "node at %d: entry %d at %d..%d out of bounds", off, i, eo, next)
+		}
+		e, room := off+eo, next-eo
+		var key []byte
+		if leaf {
+			key, err = c.leafEntry(off, e, room)
+		} else {
+			key, err = c.branchEntry(off, e, room, depth)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if i == 0 {
+			first = key
+		}
+	}
+	if leaf {
+		if c.leafDepth < 0 {
+			c.leafDepth = depth
+		} else if c.leafDepth != depth {
+			return nil, errorf(ErrCorrupt, "leaf at %d at depth %d, others at %d", off, depth, c.leafDepth)
+		}
+	}
+	return first, nil
+}
+
+func (c *checker) leafEntry(off, e, room uint64) ([]byte, error) {
+	d := c.d
+	if room < leafEntFixed {
+		return nil, errorf(ErrCorrupt, "leaf at %d: entry at %d truncated", off, e)
+	}
+	rev, vl, kl := le.Uint64(d[e:]), uint64(le.Uint32(d[e+8:])), uint64(le.Uint16(d[e+12:]))
+	outline := d[e+14]&leafFlagOutline != 0
+	need := leafEntFixed + kl
+	if outline {
+		need += 8
+	} else {
+		need += vl
+	}
+	if need > room || kl == 0 || kl > MaxKeySize || d[e+14]&^leafFlagOutline != 0 {
+		return nil, errorf(ErrCorrupt, "leaf at %d: entry at %d malformed", off, e)
+	}
+	key := leafKey(d, e)
+	if rev == 0 || rev > c.maxRev {
+		return nil, errorf(ErrCorrupt, "leaf at %d: key %q has revision %d outside [1, %d]", off, key, rev, c.maxRev)
+	}
+	if c.last != nil && bytes.Compare(c.last, key) >= 0 {
+		return nil, errorf(ErrCorrupt, "leaf at %d: key %q does not follow %q", off, key, c.last)
+	}
+	c.last = key
+	c.keys++
+	if outline {
+		vo := le.Uint64(d[e+16:])
+		n, err := c.record(vo, "V")
+		if err != nil {
+			return nil, err
+		}
+		if n != recHdrSize+vl {
+			return nil, errorf(ErrCorrupt, "value record at %d: %d bytes, entry says %d", vo, n-recHdrSize, vl)
+		}
+	}
+	return key, nil
+}
+
+func (c *checker) branchEntry(off, e, room uint64, depth int) ([]byte, error) {
+	d := c.d
+	if room < branchEntFixed {
+		return nil, errorf(ErrCorrupt, "branch at %d: entry at %d truncated", off, e)
+	}
+	kl := uint64(le.Uint16(d[e+8:]))
+	if branchEntFixed+kl > room || kl == 0 || kl > MaxKeySize {
+		return nil, errorf(ErrCorrupt, "branch at %d: entry at %d malformed", off, e)
+	}
+	key := branchKey(d, e)
+	child := branchChild(d, e)
+	first, err := c.node(child, depth+1)
+	if err != nil {
+		return nil, err
+	}
+	if !bytes.Equal(first, key) {
+		return nil, errorf(ErrCorrupt, "branch at %d: key %q but child at %d starts at %q", off, key, child, first)
+	}
+	return key, nil
+}

@@ -1,0 +1,377 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+)
+
+// written is a group a leader wrote: its members and, when something was
+// written, the version to publish once it is synced, with its head (and
+// checkpoint slot) for whoever writes them: the leader itself on the
+// inline path, the syncer once the sync in flight returned when the group
+// is queued (ready).
+type written struct {
+	batch  []*Tx
+	v      *version // holds its own reference on v.m; nil: nothing to sync
+	f      File
+	queued bool // left ready for the syncer, which writes its head and syncs it
+	hb     [headSize]byte
+	hoff   uint64
+	slot   int // checkpoint slot to write with the head, or -1
+	sb     [slotSize]byte
+}
+
+// writeGroup takes a group, applies it in arrival order and writes its
+// records, during the previous group's sync if one is in flight; it writes
+// the head itself only if no sync is in flight (else it leaves the group
+// ready for the syncer). It sets the rev and err of every member refused
+// or failed here; the others get theirs once the group is synced. Only the
+// leader calls it, holding wmu.
+func (s *Store) writeGroup() written {
+	g := &s.g
+	g.mu.Lock()
+	batch := g.take(nil)
+	g.mu.Unlock()
+
+	// 1. Refuse the whole group if the store cannot write: closed, or an
+	//    earlier write or sync failed.
+	if err := s.writableLocked(); err != nil {
+		failAll(batch, err)
+		return written{batch: batch}
+	}
+	if h := s.testHookBeforeApply; h != nil {
+		h()
+	}
+
+	// 2. Apply each transaction to a working copy of the tree as last
+	//    written, in arrival order, taking in what queues while the
+	//    previous group syncs, until the group closes (gatherMore). One
+	//    whose revisions are stale (against the last written version plus
+	//    the transactions before it) is refused alone; each applied one
+	//    gets the next revision.
+	sc := &s.scratch
+	sc.reset()
+	defer sc.reset()
+	t := &sc.t
+	*t = wtree{d: s.m.data, rootOff: s.tip.root, count: s.tip.count, nodes: &sc.nodes}
+	rev := s.tip.rev
+	applied := 0
+	var gs gathering
+	for done, more := 0, true; more; {
+		for _, tx := range batch[done:] {
+			if !tx.valid(t) {
+				tx.err = ErrConflict
+				continue
+			}
+			rev++
+			tx.apply(t, rev)
+			tx.rev = rev
+			applied++
+		}
+		done = len(batch)
+		batch, more = s.gatherMore(batch, &gs)
+	}
+	g.mu.Lock()
+	g.recent = len(batch)
+	g.mu.Unlock()
+
+	// 3. If an earlier sync (or the syncer's head write) failed, so does
+	//    this group, unwritten.
+	s.foldSyncErrLocked()
+	if s.failed != nil {
+		failAll(batch, s.failed)
+		return written{batch: batch}
+	}
+	if applied == 0 {
+		return written{batch: batch}
+	}
+
+	// 4. Spill the edited nodes, children before parents and values before
+	//    their leaves, into the commit buffer that will be appended at the
+	//    end of the file.
+	sp := spiller{t: t, buf: s.buf[:0], base: s.end, nodeSize: s.nodeSize, sc: sc}
+	root := sp.spillRoot()
+	buf := sp.buf
+
+	// 5. Build the head: it names the new root and the previous head, and
+	//    its data checksum covers every record appended since that head.
+	h := head{
+		off:     s.end + uint64(len(buf)),
+		seq:     s.tip.seq + 1,
+		rev:     rev,
+		root:    root,
+		prev:    s.tip.off,
+		count:   t.count,
+		dataCRC: checksum(buf),
+	}
+	w := written{batch: batch, f: s.f, slot: -1, hoff: h.off}
+	hb, sb := &sc.head, &s.ckptBuf // the leader's; a ready group gets copies
+	h.encode(hb[:])
+	end := h.off + headSize
+
+	// 6. Write the records: grow the mapping if the new end is beyond it,
+	//    preallocate zeros if it is beyond them, append the records. They
+	//    may go out while the previous group's sync is in flight: without
+	//    their head they are a torn tail. Every ckptEvery bytes, the head
+	//    goes out with a checkpoint slot naming the previous head
+	//    (checkpoint.go), which is synced by the time the slot is written.
+	//    Any failure fails every transaction of the group and makes the
+	//    store refuse further writes: what reached the file is unknown.
+	err := s.growMapLocked(end)
+	if err == nil {
+		err = s.preallocLocked(end)
+	}
+	if err == nil {
+		err = s.writeAt(buf, s.end)
+	}
+	if cap(buf) <= 16<<20 {
+		s.buf = buf[:0]
+	}
+	if err == nil && s.checkpointDueLocked() {
+		w.slot = s.nextSlotLocked()
+		encodeSlot(sb, s.tip)
+	}
+
+	// 7. Inline or pipelined: with no sync in flight the leader owns the
+	//    next sync and writes the head now; with one in flight the group is
+	//    left ready, in the same critical section that saw the sync in
+	//    flight (so its owner, checking for a ready group when the sync
+	//    returns, cannot miss it), and the goroutine that sees that sync
+	//    return writes its head and syncs it (the syncer).
+	if err == nil {
+		s.m.acquire() // the version's own reference
+		w.v = &version{m: s.m, h: h}
+		g.mu.Lock()
+		switch {
+		case g.syncErr != nil:
+			err = g.syncErr // failed after step 3: this group's base is lost
+		case g.syncing && g.kick != nil:
+			w.queued = true
+			q := new(written)
+			*q = w
+			q.hb, q.sb = *hb, *sb
+			g.ready = q
+		case g.syncing:
+			// No syncer (RAM mode): gatherMore closes a group only once
+			// no sync is in flight, and only this leader starts one.
+			panic("store: a group closed while a sync is in flight, with no syncer")
+		default:
+			g.syncing = true
+		}
+		g.mu.Unlock()
+		if err == nil && !w.queued {
+			if err = writeHead(w.f, hb[:], w.hoff, w.slot, sb[:]); err != nil {
+				g.mu.Lock()
+				g.syncing = false
+				g.mu.Unlock()
+				g.poke()
+			}
+		}
+		if err != nil {
+			w.v.m.release()
+			w.v = nil
+		}
+	}
+	if err != nil {
+		if !errors.Is(err, ErrWriteFailed) {
+			err = fmt.Errorf("%w: %w", ErrWriteFailed, err)
+		}
+		s.failed = err
+		failAll(batch, s.failed)
+		return written{batch: batch}
+	}
+
+	// 8. The group is written (or will be by the syncer, in order): the
+	//    next group applies on top of it. A ready group's syncer may
+	//    already be at work: it reads only the group's own copies.
+	if w.slot >= 0 {
+		s.ckpt = checkpoint{slot: w.slot, h: s.tip}
+	}
+	s.end, s.tip = end, h
+	s.noteGrowthLocked()
+	s.releaseColdLocked()
+	return w
+}
+
+// writeHead writes a group's head hb at hoff and, if slot >= 0, the
+// checkpoint slot sb with it. The previous group's sync has returned.
+func writeHead(f File, hb []byte, hoff uint64, slot int, sb []byte) error {
+	if err := writeFull(f, hb, hoff); err != nil {
+		return err
+	}
+	if slot >= 0 {
+		if err := writeFull(f, sb, slotOffset(slot)); err != nil {
+			return fmt.Errorf("checkpoint slot %d: %w", slot, err)
+		}
+	}
+	return nil
+}
+
+// writeHead writes the ready group's head (and slot), from its own copy.
+func (w *written) writeHead() error { return writeHead(w.f, w.hb[:], w.hoff, w.slot, w.sb[:]) }
+
+// syncInline syncs the group its leader wrote with no sync in flight,
+// publishes it and wakes its members; if a group became ready meanwhile,
+// it hands the syncing on to the syncer. The leader calls it without wmu,
+// so the next group gathers, applies and writes its records meanwhile.
+func (s *Store) syncInline(w written) {
+	err := s.syncPublish(&w)
+	g := &s.g
+	g.mu.Lock()
+	g.lastSynced = len(w.batch)
+	if err != nil && g.syncErr == nil {
+		g.syncErr = err
+	}
+	handoff := g.ready != nil
+	if !handoff {
+		g.syncing = false
+	}
+	g.mu.Unlock()
+
+	// Wake the members, then the next group's leader or the syncer: it is
+	// woken last, so the scheduler runs it next rather than behind every
+	// member.
+	for _, tx := range w.batch[1:] {
+		tx.wake <- false
+	}
+	if handoff {
+		g.kick <- struct{}{} // the syncer is idle: only the owner of the sync kicks it
+	} else {
+		g.poke()
+	}
+}
+
+// syncLoop is the syncer: each time it is kicked, it writes the head of
+// the ready group and syncs it, publishes it and wakes its members, and
+// goes on with the next ready group until none is ready when a sync
+// returns. It ends when Close closes the kick channel.
+func (s *Store) syncLoop() {
+	g := &s.g
+	for range g.kick {
+		for {
+			g.mu.Lock()
+			w := g.ready
+			if w == nil {
+				g.syncing = false
+				g.mu.Unlock()
+				g.poke()
+				break
+			}
+			err := g.syncErr
+			g.mu.Unlock()
+
+			// 1. The sync before it returned: write the head (and slot).
+			//    Only then is the slot free for the next group's records.
+			if err == nil {
+				if err = w.writeHead(); err != nil {
+					err = fmt.Errorf("%w: %w", ErrWriteFailed, err)
+				}
+			}
+			g.mu.Lock()
+			g.ready = nil
+			g.mu.Unlock()
+			g.poke()
+
+			// 2. Sync and publish, or fail the group.
+			if err == nil {
+				err = s.syncPublish(w)
+			} else {
+				w.v.m.release()
+				failAll(w.batch, err)
+			}
+			g.mu.Lock()
+			g.lastSynced = len(w.batch)
+			if err != nil && g.syncErr == nil {
+				g.syncErr = err
+			}
+			g.mu.Unlock()
+
+			// 3. Wake the members, the leader last: it recycles the batch.
+			for _, tx := range w.batch[1:] {
+				tx.wake <- false
+			}
+			w.batch[0].wake <- false
+		}
+	}
+}
+
+// syncPublish syncs a written group once and publishes it, or fails its
+// members. A failed sync is never retried: it fails the group, and
+// (through syncErr) every later commit.
+func (s *Store) syncPublish(w *written) error {
+	// 1. Sync: the group's records and head, and everything before them,
+	//    are durable when it returns.
+	err := w.f.Sync()
+	if err != nil {
+		err = fmt.Errorf("%w: %w", ErrWriteFailed, err)
+		w.v.m.release()
+	} else {
+		// 2. Publish: readers that pin a snapshot from now on see the
+		//    group. Groups are synced one at a time, in the order they were
+		//    written, so versions are published in order.
+		s.publish(w.v)
+		s.publications.Add(1)
+		// 3. Strict mode: verify the whole tree after every commit.
+		if s.opts.Strict {
+			err = checkVersion(w.v.m.data, w.v.h)
+		}
+	}
+	if err != nil {
+		failAll(w.batch, err)
+	}
+	return err
+}
+
+// failAll fails every member of batch that has no result yet.
+func failAll(batch []*Tx, err error) {
+	for _, tx := range batch {
+		if tx.err == nil {
+			tx.err, tx.rev = err, 0
+		}
+	}
+}
+
+// writeAt writes all of p at off.
+func (s *Store) writeAt(p []byte, off uint64) error { return writeFull(s.f, p, off) }
+
+// writeFull writes all of p at off in f.
+func writeFull(f File, p []byte, off uint64) error {
+	if len(p) == 0 {
+		return nil
+	}
+	n, err := f.WriteAt(p, int64(off))
+	if err == nil && n != len(p) {
+		err = fmt.Errorf("short write: %d of %d bytes", n, len(p))
+	}
+	return err
+}
+
+// growMapLocked makes the writer's mapping cover end bytes. The new
+// mapping is published with the next version; the old one stays with the
+// versions, snapshots and borrowers that hold it.
+func (s *Store) growMapLocked(end uint64) error {
+	if end <= uint64(len(s.m.data)) {
+		return nil
+	}
+	data, err := s.f.Map(s.mapSize(int64(end)))
+	if err != nil {
+		return fmt.Errorf("map: %w", err)
+	}
+	old := s.m
+	s.m = newMapping(s.f, data)
+	old.release() // the writer's reference; versions hold their own
+	return nil
+}
+
+// writableLocked returns why the store cannot write, or nil.
+func (s *Store) writableLocked() error {
+	switch {
+	case s.closed:
+		return ErrClosed
+	case s.opts.ReadOnly:
+		return ErrReadOnly
+	case s.failed != nil:
+		return s.failed
+	}
+	return nil
+}

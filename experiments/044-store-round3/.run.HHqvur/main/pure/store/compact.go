@@ -1,0 +1,369 @@
+package store
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Compact rewrites the live tree of the current version into a new file
+// and swaps it in: the file shrinks to the reachable nodes and values plus
+// one head. Running readers are not disturbed: snapshots and borrowed
+// values keep the old mapping (and with it the old file's data) alive, and
+// it is unmapped when the last of them is released.
+//
+// Commits go on while the tree is copied; they wait only for the last
+// step, which copies what they committed during the copy, syncs it and
+// swaps the files (doc.go, Compaction). Stats.CompactPause reports the
+// longest such wait. One compaction runs at a time: Compact waits for an
+// automatic one in progress, then compacts.
+//
+// The new file is written beside the old one (path + ".compact"), synced,
+// then renamed over it, and the directory synced. If anything fails before
+// the rename, the store goes on with the old file unchanged (and a later
+// Open removes a leftover path.compact); if syncing the directory after
+// the rename fails, the store refuses further writes (ErrWriteFailed). In
+// RAM mode Compact copies the live tree into fresh memory, with commits
+// waiting.
+func (s *Store) Compact() error {
+	s.cmu.Lock()
+	defer s.cmu.Unlock()
+	if s.ram {
+		s.wmu.Lock()
+		defer s.wmu.Unlock()
+		s.drainLocked()
+		return s.compactLocked()
+	}
+	return s.compactOnline()
+}
+
+// autoCompact starts a compaction if Options.AutoCompact says the file has
+// grown enough since the last one. The commit leader calls it after its
+// group has its results. A file is compacted in the background, one
+// compaction at a time; a leader that finds the file grown by twice the
+// trigger while one runs waits for it, so writers cannot outrun it without
+// bound. RAM mode compacts in the leader, with commits waiting.
+func (s *Store) autoCompact() {
+	if !s.compactDue.Load() {
+		return // checked without wmu: the next leader may hold it
+	}
+	if s.ram {
+		s.wmu.Lock()
+		defer s.wmu.Unlock()
+		s.drainLocked()
+		if s.compactDueLocked() && s.writableLocked() == nil {
+			s.compactLocked() // on failure the store keeps the old image
+		}
+		return
+	}
+	// Take cmu here and hand it to the compaction's goroutine, so that a
+	// committer that finds the file behind waits for this compaction even
+	// if its goroutine has not run yet. Held already: a compaction (or
+	// Close) is running.
+	if s.cmu.TryLock() {
+		go s.compactBackground()
+		return
+	}
+	if s.compactBehind.Load() {
+		s.cmu.Lock() // wait for the running compaction
+		s.cmu.Unlock()
+	}
+}
+
+// compactBackground runs one automatic compaction of a file. The caller
+// locked cmu for it; it unlocks cmu when done.
+func (s *Store) compactBackground() {
+	defer s.cmu.Unlock()
+	s.wmu.Lock()
+	due := s.compactDueLocked() && s.writableLocked() == nil
+	s.wmu.Unlock()
+	if !due {
+		return
+	}
+	if err := s.compactOnline(); err != nil {
+		// The old file stays (or writes are refused, if the failure came
+		// after the rename). Try again once the file has grown as much
+		// again, not at every commit.
+		s.wmu.Lock()
+		s.autoCompactAt += int64(s.end) - s.compactedSize
+		s.compactDue.Store(false)
+		s.compactBehind.Store(false)
+		s.wmu.Unlock()
+	}
+}
+
+// compactDueLocked reports whether the file has grown past the automatic
+// compaction's trigger.
+func (s *Store) compactDueLocked() bool {
+	return s.autoCompactAt > 0 && int64(s.end) > s.compactedSize+s.autoCompactAt
+}
+
+// noteGrowthLocked updates the flags autoCompact reads without wmu after
+// a group moved the end of the file.
+func (s *Store) noteGrowthLocked() {
+	s.compactDue.Store(s.compactDueLocked())
+	s.compactBehind.Store(s.autoCompactAt > 0 && int64(s.end) > s.compactedSize+2*s.autoCompactAt)
+}
+
+// setCompacted records the size of a freshly compacted (or opened) file.
+func (s *Store) setCompacted(size uint64) {
+	s.compactedSize = int64(size)
+	if s.opts.AutoCompact > 0 {
+		s.autoCompactAt = s.opts.AutoCompact + int64(size)
+	}
+	s.compactDue.Store(false)
+	s.compactBehind.Store(false)
+}
+
+// compactOnline compacts a file while commits go on, in three steps: copy
+// the tree of a pinned version; copy, in up to compactRounds more rounds,
+// the nodes committed meanwhile, and sync the new file; then, holding wmu,
+// copy the last commits, write the head and its checkpoint, sync and swap.
+// The caller holds cmu.
+func (s *Store) compactOnline() error {
+	s.wmu.Lock()
+	err := s.writableLocked()
+	s.wmu.Unlock()
+	if err != nil {
+		return err
+	}
+	v := s.acquireCurrent()
+	if v == nil {
+		return ErrClosed
+	}
+	defer func() { v.m.release() }()
+
+	// 1. Create the new file, locked, holding only the file header.
+	tmp := s.path + ".compact"
+	of, err := createOSFile(tmp)
+	if err != nil {
+		return fmt.Errorf("store: compact: %w", err)
+	}
+	var f File = of
+	if s.opts.WrapFile != nil {
+		f = s.opts.WrapFile(f)
+	}
+	fail := func(err error) error {
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("store: compact: %w", err)
+	}
+
+	// 2. Copy the pinned version's tree, then the nodes of newer versions,
+	//    round by round, until a round copies little or none is newer.
+	//    Readers and writers go on meanwhile.
+	c := copier{d: v.m.data, f: f, buf: append(make([]byte, 0, 1<<20), newFileImage(formatVersion)...),
+		regionFrom: dataStartV2, moved: make(map[uint64]uint64), stop: &s.cstop}
+	s.compactHook("start")
+	if v.h.root != 0 {
+		c.node(v.h.root)
+	}
+	s.compactHook("copied")
+	for range compactRounds {
+		nv := s.acquireCurrent()
+		if nv == nil {
+			return fail(ErrClosed)
+		}
+		if nv.h.off == v.h.off {
+			nv.m.release()
+			break
+		}
+		v.m.release()
+		v = nv
+		from := c.off()
+		c.d = v.m.data
+		if v.h.root != 0 {
+			c.node(v.h.root)
+		}
+		if c.off()-from < compactRoundMin {
+			break
+		}
+	}
+	c.flush()
+	if c.err == nil {
+		c.err = f.Sync() // so the last step syncs only what it adds
+	}
+	if c.err != nil {
+		return fail(c.err)
+	}
+	s.compactHook("synced")
+
+	// 3. With commits waiting: copy the last ones, write the head, sync,
+	//    rename and swap.
+	start := time.Now()
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	s.drainLocked()
+	if err := s.writableLocked(); err != nil {
+		return fail(err)
+	}
+	c.d = s.m.data
+	err = s.finishCompactLocked(&c, f, tmp)
+	if err != nil && c.err != nil {
+		return fail(err)
+	}
+	if d := time.Since(start); d > time.Duration(s.compactPause.Load()) {
+		s.compactPause.Store(int64(d))
+	}
+	return err
+}
+
+// Online compaction rounds: at most compactRounds after the first copy,
+// stopping once a round copies less than compactRoundMin bytes.
+const (
+	compactRounds   = 4
+	compactRoundMin = 256 << 10
+)
+
+// finishCompactLocked is compactOnline's last step, under wmu after the
+// last sync ended: it copies the tip's tree (what the earlier rounds did
+// not copy), writes the one head and a checkpoint naming it, syncs,
+// renames the file over the old one, syncs the directory and swaps. A
+// failure before the rename is left in c.err (the caller removes the new
+// file); after it, the store refuses writes and the error is returned
+// with c.err nil.
+func (s *Store) finishCompactLocked(c *copier, f File, tmp string) error {
+	tip := s.tip
+	h, end := c.finish(tip)
+	if c.err == nil {
+		var sb [slotSize]byte
+		encodeSlot(&sb, h)
+		if _, err := f.WriteAt(sb[:], int64(slotOffset(0))); err != nil {
+			c.err = err
+		}
+	}
+	if c.err == nil {
+		c.err = f.Sync()
+	}
+	var m *mapping
+	if c.err == nil {
+		data, err := f.Map(s.mapSize(int64(end)))
+		if err != nil {
+			c.err = err
+		} else {
+			m = newMapping(f, data)
+		}
+	}
+	if c.err == nil && s.opts.Strict {
+		c.err = checkVersion(m.data, h)
+	}
+	if c.err == nil {
+		c.err = os.Rename(tmp, s.path)
+	}
+	if c.err != nil {
+		if m != nil {
+			m.release()
+		}
+		return c.err
+	}
+	s.compactHook("renamed")
+	if err := syncDir(s.path); err != nil {
+		s.failed = fmt.Errorf("%w: sync directory after compaction: %w", ErrWriteFailed, err)
+	}
+	s.swapLocked(f, m, h, end, checkpoint{slot: 0, h: h})
+	return s.failed
+}
+
+// finish copies what the copier has not yet copied of tip's tree, then
+// writes the head of the new file; it returns the head and where it ends.
+func (c *copier) finish(tip head) (head, uint64) {
+	root := uint64(0)
+	if tip.root != 0 {
+		root = c.node(tip.root)
+	}
+	h := head{off: c.off(), seq: tip.seq + 1, rev: tip.rev, root: root, count: tip.count}
+	c.flush()
+	h.dataCRC = c.crc
+	var hb [headSize]byte
+	h.encode(hb[:])
+	c.buf = append(c.buf, hb[:]...)
+	c.flush()
+	return h, h.off + headSize
+}
+
+// swapLocked makes the compacted file the store's: publish its version
+// (which releases the old mapping's version reference), drop the writer's
+// reference on the old mapping and close the old file.
+func (s *Store) swapLocked(f File, m *mapping, h head, end uint64, ckpt checkpoint) {
+	old, oldM := s.f, s.m
+	s.f, s.m, s.end, s.tip, s.filled, s.cold = f, m, end, h, end, end
+	s.setCheckpoints(dataStartV2, ckpt)
+	m.acquire() // the version's own reference
+	s.publish(&version{m: m, h: h})
+	oldM.release() // the writer's reference on the old mapping
+	s.setCompacted(end)
+	s.compactions.Add(1)
+	old.Close()
+}
+
+// compactLocked compacts RAM mode's image with commits waiting: copy the
+// live tree into fresh memory and swap it in.
+func (s *Store) compactLocked() error {
+	if err := s.writableLocked(); err != nil {
+		return err
+	}
+	f := newMemFile(s.spare)
+	// Room for the copy and for the growth until the next automatic
+	// compaction, so the image is not copied again on the way.
+	size := int64(s.tip.off+headSize) + max(s.opts.AutoCompact, 0)
+	if _, err := f.Map(s.mapSize(size)); err != nil {
+		return fmt.Errorf("store: compact: %w", err)
+	}
+	var wf File = f
+	if s.opts.WrapFile != nil {
+		wf = s.opts.WrapFile(f)
+	}
+	c := copier{d: s.m.data, f: wf, buf: append(make([]byte, 0, 1<<20), newFileImage(formatVersion)...), regionFrom: dataStartV2}
+	h, end := c.finish(s.tip)
+	if c.err != nil {
+		return fmt.Errorf("store: compact: %w", c.err)
+	}
+	data, err := wf.Map(s.mapSize(int64(end)))
+	if err != nil {
+		return fmt.Errorf("store: compact: %w", err)
+	}
+	m := newMapping(wf, data)
+	if err := checkVersion(data, h); err != nil {
+		m.release()
+		return fmt.Errorf("store: compact: %w", err)
+	}
+	s.swapLocked(wf, m, h, end, noCheckpoint())
+	return nil
+}
+
+// removeLeftoverCompaction removes path.compact, left by a compaction that
+// a crash interrupted before its rename: the old file is authoritative.
+// The caller holds the file's lock, so no compaction of it is running.
+func removeLeftoverCompaction(path string) {
+	os.Remove(path + ".compact") // absent, the usual case, or overwritten by the next compaction
+}
+
+// compactHook runs testHookCompact, if set, as an online compaction
+// passes step: "start", "copied" (the pinned version's tree), "synced"
+// (the rounds, before commits wait), "renamed".
+func (s *Store) compactHook(step string) {
+	if h := s.testHookCompact; h != nil {
+		h(step)
+	}
+}
+
+// createOSFile creates (or empties) path and locks it exclusively.
+func createOSFile(path string) (*osFile, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	lock, err := os.Open(path) // the lock's own descriptor (see osFile)
+	if err == nil {
+		if err = unix.Flock(int(lock.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+			lock.Close()
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	return &osFile{f: f, lock: lock}, nil
+}

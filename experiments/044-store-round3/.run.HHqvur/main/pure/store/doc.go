@@ -1,0 +1,268 @@
+// Package store is Pure's tree store: a copy-on-write B+tree of ordered
+// byte keys in one append-only file, read through a shared read-only memory
+// mapping.
+//
+// # Using it
+//
+// Open (or OpenRAM) gives a *Store. Readers pin a *Snapshot and read values
+// in place from the mapping (Get, Range) until they Release it; a value can
+// be lent beyond the snapshot with Borrow. Writers Begin a *Tx, Put and
+// Delete with an expected revision, and Commit; concurrent commits share
+// one write and one sync. Compact rewrites the live tree into a new file
+// under running readers and writers, and runs on its own once the file has
+// grown enough (Options.AutoCompact); Check verifies everything. Every key carries the
+// revision of the transaction that last wrote it: the documents' ETag, and
+// the expectation of If-Match.
+//
+// # Pieces
+//
+//	format.go      file header, head record, record header, checksums
+//	node.go        node and value records: reading in place, encoding
+//	tree.go        the writer's working tree: edits, split, merge, spill
+//	leaf.go        lazy leaves: edits listed over the clean leaf
+//	patch.go       writing a node as a patched copy of its clean record
+//	scratch.go     the leader's memory, reused from group to group
+//	tx.go          transactions, revisions and conflicts
+//	group.go       group commit: queue, leader hand-off, pipeline, gathering
+//	commit.go      one group's write and its sync, in numbered steps
+//	prealloc.go    zeros written ahead of the end, so syncs skip metadata
+//	checkpoint.go  checkpoint slots: a synced head that recovery starts from
+//	recover.go     finding the last valid head when opening
+//	mapping.go     reference-counted mappings and published versions
+//	cold.go        giving back written pages a window behind the end (RSS)
+//	snapshot.go    snapshots, range scans, borrowed values
+//	compact.go     compaction: online, automatic, and RAM mode's
+//	copier.go      copying the live tree into the new file, in rounds
+//	check.go       the consistency checker (and strict mode)
+//	file.go        the File interface, the mmap/fdatasync implementation
+//	ram.go         RAM mode's in-memory File
+//	errors.go      sentinel errors, by phase
+//
+// # File format
+//
+// All integers are little-endian. The file starts with a 64-byte header
+// (magic "PURETREE", format version, where records start, CRC-32C of the
+// header), alone in the first 4 KiB page. Version 2 files then hold two
+// checkpoint slots, each in a page of its own (at 4096 and 8192), the only
+// bytes ever rewritten in place:
+//
+//	slot          magic "PURECKPT", head offset u64, a copy of that head
+//	              record (64 bytes), CRC-32C of the slot (84 bytes in all)
+//
+// Records start at 12288 and follow back to back, never modified once
+// written:
+//
+//	every record  kind u8, flags u8, count u16, len u32, then len-8 bytes
+//	'L' leaf      count entry offsets (u32), then entries:
+//	              rev u64, valLen u32, keyLen u16, flags u8, pad u8,
+//	              [valOff u64 if the value is out of line], key, [value]
+//	'B' branch    count entry offsets (u32), then entries:
+//	              child offset u64, keyLen u16, key (the child's first key)
+//	'V' value     the bytes of one value longer than 1 KiB, referenced by
+//	              its leaf, so rewriting the leaf does not copy it
+//	'H' head      64 bytes: magic "PUREHEAD", seq, rev, root offset,
+//	              previous head offset, key count, data CRC, head CRC
+//
+// Version 1 files, written before checkpoints, have no slots: records
+// start right after the header, at 64. This package reads both versions.
+// It appends to a version 1 file as version 1 (no checkpoints, so every
+// Open scans it in full) and Compact rewrites it as version 2; nothing is
+// migrated at Open, which would mean copying the file. Head records are
+// the same in both versions.
+//
+// A node is addressed by its file offset (0 means none). Nodes are split
+// at about 2 KiB and edited nodes below a quarter of that are merged with a
+// neighbour; all leaves are at the same depth. The split size is the
+// writer's choice (readers accept any); it sets how many bytes a small
+// commit writes, since each changed key's leaf and path are rewritten.
+//
+// # Commits and checksums
+//
+// A commit never overwrites a record: it appends the new copies of every
+// node on the paths it changed (values first, children before parents, the
+// root last), then a head naming the new root and the previous head, then
+// calls fdatasync once. The head's data CRC covers every byte between the
+// end of the previous head and itself, that is every record new since the
+// previous head, which includes every newly reachable node and value; its
+// head CRC covers the head itself. The nodes and the head go out in two
+// writes followed by one sync, so a commit (or a group) costs one sync.
+// An edited node is written as a copy of its clean record with the changed
+// entries patched in (whole byte ranges copied, offsets shifted), not
+// decoded and encoded again.
+//
+// Once the file holds 1 MiB, the writer keeps zeros written ahead of the
+// end (1–2 MiB at a time): a commit then writes over blocks the file
+// already has, and its sync skips the file system's metadata (length,
+// block allocation), which on ext4 nearly halves its cost. The zeros are
+// not records; only the commit that appends a chunk of them pays for it.
+//
+// # Checkpoints
+//
+// A checkpoint slot names a head whose sync has returned. A group writes
+// one once ckptEvery bytes of records (4 MiB) follow the head the newest
+// slot names: it names the head written before the group's own (synced,
+// since the slot goes out with the group's head, only after the previous
+// group's sync returned), and is made durable by the group's own sync, so
+// checkpoints add no sync. The two
+// slots alternate, and the next slot is written only after that sync
+// returned, so at most one slot is unsynced at any time and the other
+// holds a durable checkpoint. A crash can leave the slot being written
+// old, new or torn; old and new name synced heads, and a torn slot fails
+// its CRC, so Open uses the other. Close checkpoints the last head (one
+// write and one sync), so a clean reopen verifies only that head.
+// Compact's new file carries a checkpoint of its one head.
+//
+// # Recovery
+//
+// Open starts from the newest slot whose CRC verifies, if any. The head
+// it names must read back exactly as the slot copied it (else ErrCorrupt:
+// a slot is written only after its head was synced); that head's own
+// checksum is verified, its data checksum and everything before it are
+// not re-read. Open then scans the records after it: node and value
+// records are skipped by length, and each head must verify both
+// checksums, name the previous valid head as prev and carry seq one
+// higher. The last head that does is the recovered version; anything after
+// it is a torn tail (an unsynced commit cut by a crash or power loss, or
+// preallocated zeros) and is truncated, then the truncation is synced,
+// before any new commit. If a valid head is found beyond the point of
+// damage, the damage is not a torn tail (something synced after it) and
+// Open reports ErrCorrupt instead of truncating. Since records are only
+// appended, bytes once synced are never at risk from a later crash. So
+// Open's time grows with the records written since the last checkpoint,
+// not with the file.
+//
+// Without a valid slot (version 1 files, a store that never wrote one)
+// the scan starts at the first record. With Options.Strict it always does,
+// verifying every commit, and a valid slot must then name a head of the
+// verified chain.
+//
+// What a plain Open does not see: damage to records before the
+// checkpointed head (bit rot, a bad copy) that leaves the head itself
+// intact. Those bytes were checksummed when written, but a plain Open does
+// not re-read them; a reader reaching a damaged node may read wrong bytes
+// or panic. Check, and Open with
+// Options.Strict, verify the whole file and report such damage as
+// ErrCorrupt.
+//
+// # Group commit
+//
+// Committing transactions queue up. The first to find no active leader
+// becomes leader; the others sleep. The leader takes the whole queue and
+// applies the transactions in arrival order to a working copy of the tree
+// as last written, refusing alone with ErrConflict each one whose expected
+// or read revisions are stale (against the last written version and the
+// transactions before it in the group). Groups are pipelined: while the
+// previous group's sync is in flight, the leader keeps taking and applying
+// what queues, and once its group is as large as the group synced last,
+// it closes it and appends its records, without their head. The head is
+// written only after the previous group's sync returned: by the leader
+// itself if that sync had already returned (the inline path, the only one
+// a lone writer takes), else by the store's syncer goroutine, which, the
+// moment a sync returns, writes the head of the group left ready and
+// syncs it. Either way the leader hands leadership to the first
+// transaction that queued meanwhile, and when its group's sync returns the
+// new version is published and each member woken with its own result. So
+// the next group gathers, is applied and has its records written during a
+// sync, every committer leads at most one round, and nothing is
+// acknowledged or visible before its own group's sync, and every earlier
+// group's, returned.
+//
+// A head is written only after the previous group's sync returned, so at
+// most one written head is not yet synced, as without the pipeline: a
+// crash can tear only the last commit (records written during a sync
+// without their head are a torn tail), and a valid head after damage
+// still means the damage is not a torn tail (see Recovery).
+//
+// With no sync in flight and writers committing together (the last group
+// had more than one member), the leader waits up to Options.GroupWait
+// (2 ms) for its group to reach that size. A lone writer never waits, and
+// neither does a group that gathered while a sync was in flight.
+//
+// A failed write or sync fails every transaction in the group, and the
+// group applied behind it, unwritten; the handle refuses further writes
+// (ErrWriteFailed) until it is reopened.
+//
+// # Readers and mappings
+//
+// A version (head + mapping) is published by an atomic pointer swap after
+// its sync, so readers see only durable commits and never wait. The
+// mapping covers more than the file so it rarely changes; when the file
+// outgrows it, or compaction swaps in a new file, a new mapping is made.
+// Mappings are reference counted: the writer, each version (published or
+// waiting for its sync), each snapshot and each borrowed value hold one
+// reference, and a mapping is unmapped when the last is released. That is why a borrowed value stays readable
+// however the key or the file changes.
+//
+// # Misuse
+//
+// Release of a Snapshot or a Borrowed is idempotent: a second (or
+// concurrent) Release does nothing, and so does Release of a transaction's
+// snapshot (Tx.Snapshot), which the transaction releases when it ends.
+// Snapshots and borrowed values are allocated per call, not pooled, so a
+// stale pointer can never release an object handed to another reader.
+// A read through a released snapshot (Get, Range, Borrow) panics with
+// "store: Snapshot used after Release" rather than reading memory that may
+// be unmapped.
+//
+// For a read path that allocates nothing, a caller may own a Snapshot or
+// a Borrowed (embedded in a connection's state, say) and fill it again and
+// again with Store.SnapshotInto, Snapshot.BorrowInto or Store.BorrowInto.
+// It must be released before it is filled again: filling a live one
+// panics with a message saying so, leaving it and its version untouched.
+// Whoever fills it is its only releaser, since after a refill a stale
+// Release would release the new filling.
+//
+// The file's advisory lock (flock) is held on a descriptor of its own that
+// is never mapped, so Close releases it at once: the file can be opened
+// again, in this process or another, while snapshots and borrowed values
+// of the closed handle are still being read. They read the version they
+// pinned; a new handle only appends, or renames a compacted file over the
+// path, so the bytes they read are never changed under them.
+//
+// # Compaction
+//
+// Compact copies the nodes and values reachable from the current root into
+// path.compact under a single head (with a checkpoint naming it), syncs it,
+// renames it over the file and syncs the directory, then publishes it. Old
+// snapshots and borrowed values keep the old mapping, and with it the old
+// file's inode, until released.
+//
+// A file is compacted online, in steps (compact.go): copy the tree of a
+// pinned version while commits go on; then, in up to four rounds, copy the
+// tree of the newest version, which copies only the nodes written since
+// the round before (a node at a given offset never changes, so a map from
+// old offsets to new ones tells what was copied); sync the new file; then,
+// holding the writer lock, copy the last commits, write the head and its
+// checkpoint, sync, rename and swap. Commits wait only for that last step,
+// whose work is what was committed during the last round. Stats reports
+// the longest such pause. The new file may hold copies of nodes that later
+// rounds replaced; they are dead bytes like any other, and the head's data
+// checksum covers them.
+//
+// By default (Options.AutoCompact) a commit that finds the file grown by
+// 64 MiB plus its size after the last compaction starts a compaction in
+// the background; one runs at a time, and if commits outrun it until the
+// file has grown by twice that, the committer that sees it waits for it.
+//
+// A crash at any moment leaves the old file authoritative until the
+// rename: the new file is whole and synced before it is renamed, and Open
+// removes a leftover path.compact. After the rename, the path names the
+// new file, which verifies on its own. Close abandons a compaction in
+// progress (it stops at its next 1 MiB of copying) and removes its file.
+//
+// # RAM mode
+//
+// OpenRAM uses the same format in memory: writes copy into a byte slice
+// that serves as the mapping, and sync does nothing. Memory grows with
+// every commit, so RAM mode compacts automatically (Options.AutoCompact,
+// 32 MiB by default), in the committing leader with commits waiting.
+//
+// # Checking
+//
+// Check verifies the head chain's checksums, that each valid checkpoint
+// slot names a head of that chain, the tree's structure and key order,
+// value records, the key count and that no live records overlap.
+// Options.Strict runs it after every commit (the last head's records and
+// the whole tree) and at open (every head, from the first record,
+// whatever the checkpoints say).
+package store

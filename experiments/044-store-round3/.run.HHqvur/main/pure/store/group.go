@@ -1,0 +1,255 @@
+package store
+
+import (
+	"sync"
+	"time"
+)
+
+// group gathers concurrent commits so they share one write and one sync,
+// and pipelines the groups: the next group gathers, is applied and written
+// while the previous group's sync is in flight, and its sync starts as soon
+// as that one returned.
+//
+// A committing transaction joins the queue. If no leader is active it
+// becomes the leader; otherwise it sleeps until its group's result is
+// ready, or it is handed the leadership for the next round. A leader
+// (under Store.wmu) takes the queue, applies it and keeps taking and
+// applying what queues while the previous group syncs. Then it closes its
+// group and writes the group's records, and:
+//
+//   - if no sync is in flight (the disk is idle), it writes the group's
+//     head, hands the leadership to the first transaction queued meanwhile,
+//     syncs, publishes and wakes its members: the inline path, the only one
+//     a lone writer ever takes;
+//   - if a sync is in flight, it leaves the group ready (records written,
+//     head not) for the syncer, hands the leadership on and sleeps like a
+//     member. The syncer is a goroutine of the store: when the sync in
+//     flight returns, it writes the ready group's head and syncs it at
+//     once, publishes it and wakes its members, and goes on while groups
+//     keep being ready, so under load the disk is never left idle waiting
+//     for a leader to be scheduled.
+//
+// Each committer leads at most one round and returns as soon as its own
+// group is durable.
+//
+// At most one head is written and not yet synced at any time: a group's
+// head is written only after the previous group's sync returned (by the
+// goroutine that saw it return). Records written during that sync without
+// their head are a torn tail if the machine crashes, exactly like an
+// unsynced commit; so the file never holds more than one unsynced head, as
+// without the pipeline, and recovery can tell a torn tail from damage the
+// same way (doc.go).
+//
+// Closing a group while a sync is in flight: the members of the group
+// synced before the one in flight were woken when its sync started, and
+// come back to commit again during it; so once the gathering group is as
+// large as that group (lastSynced), it closes and is written, ready for
+// the moment the sync returns. If it does not grow that large, it closes
+// when the sync returns, as on the inline path.
+//
+// Gathering: when the disk is idle and the last group had more than one
+// member (writers are committing together), the leader waits up to
+// Options.GroupWait for its group to reach that size. A lone writer never
+// waits, and neither does a group that gathered while a sync was in
+// flight: it already holds everyone who could come (the others are in the
+// group that was syncing), and waiting for them would only leave the disk
+// idle while they could form the next group during this one's sync.
+type group struct {
+	mu      sync.Mutex
+	queue   []*Tx
+	spare   []*Tx
+	leading bool
+	recent  int // size of the last group taken
+	// arrive is poked when the queue grows or a sync ends, for the one
+	// goroutine that may wait on it: the holder of Store.wmu (a leader
+	// gathering, or Close and Compact waiting for the sync in flight).
+	arrive chan struct{}
+	wait   time.Duration
+
+	// syncing: a written group's sync is in flight, or a ready group is
+	// about to be synced; its owner (the inline leader or the syncer) is
+	// the only goroutine that writes heads or syncs until it clears it.
+	syncing    bool
+	ready      *written // records written, head not: the syncer's next group
+	lastSynced int      // members of the group whose sync returned last
+	syncErr    error    // the first failed sync's (or head write's) error, until folded into Store.failed
+	// kick wakes the syncer goroutine when the inline leader's sync returns
+	// with a group ready; nil where nothing is pipelined (RAM and
+	// read-only stores). Closed by Close, which ends the syncer.
+	kick chan struct{}
+}
+
+// wakePool recycles the channels a committer sleeps on: each carries one
+// message per commit (lead, or the result is ready), received before the
+// channel goes back to the pool, and nobody sends on it after that.
+var wakePool = sync.Pool{New: func() any { return make(chan bool, 1) }}
+
+// commit runs tx through the group commit and returns its result.
+func (s *Store) commit(tx *Tx) (uint64, error) {
+	g := &s.g
+	tx.wake = wakePool.Get().(chan bool)
+	defer func() {
+		wakePool.Put(tx.wake)
+		tx.wake = nil
+	}()
+	g.mu.Lock()
+	g.queue = append(g.queue, tx)
+	if g.leading {
+		g.mu.Unlock()
+		g.poke()
+		if lead := <-tx.wake; !lead {
+			return tx.rev, tx.err
+		}
+	} else {
+		g.leading = true
+		g.mu.Unlock()
+	}
+	s.lead()
+	return tx.rev, tx.err
+}
+
+func (g *group) poke() {
+	select {
+	case g.arrive <- struct{}{}:
+	default:
+	}
+}
+
+// lead runs one round as leader: write a group, hand the leadership on,
+// then sync it (inline) or wait for the syncer to have synced it
+// (pipelined). The leader is always the first of the group it writes.
+func (s *Store) lead() {
+	s.wmu.Lock()
+	w := s.writeGroup()
+	s.wmu.Unlock()
+
+	g := &s.g
+	var next *Tx
+	g.mu.Lock()
+	if len(g.queue) > 0 {
+		next = g.queue[0]
+	} else {
+		g.leading = false
+	}
+	g.mu.Unlock()
+	if next != nil {
+		next.wake <- true
+	}
+
+	switch {
+	case w.queued:
+		<-w.batch[0].wake // the syncer wakes the leader last, once done with the batch
+	case w.v != nil:
+		s.syncInline(w) // wakes the members
+	default:
+		for _, tx := range w.batch[1:] {
+			tx.wake <- false
+		}
+	}
+	g.mu.Lock()
+	if g.spare == nil {
+		clear(w.batch)
+		g.spare = w.batch[:0]
+	}
+	g.mu.Unlock()
+	s.autoCompact()
+}
+
+// take removes the queue and appends it to batch.
+func (g *group) take(batch []*Tx) []*Tx {
+	if batch == nil {
+		batch, g.queue, g.spare = g.queue, g.spare, nil
+		return batch
+	}
+	batch = append(batch, g.queue...)
+	clear(g.queue)
+	g.queue = g.queue[:0]
+	return batch
+}
+
+// gathering is a leader's state while its group gathers.
+type gathering struct {
+	timer      *time.Timer
+	expired    bool
+	duringIO   bool // the last look found a sync in flight
+	overlapped bool // some look found a sync in flight
+}
+
+// gatherMore appends to batch what queued while the previous group syncs
+// and during the gathering wait, blocking until something queues, the sync
+// ends or the syncer takes the ready group. It returns false, adding
+// nothing, once the group is closed: no sync is in flight and the
+// gathering wait does not apply (inline), or a sync is in flight, no group
+// is ready and this one is as large as the group synced last (pipelined).
+func (s *Store) gatherMore(batch []*Tx, gs *gathering) ([]*Tx, bool) {
+	g := &s.g
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for {
+		gs.overlapped = gs.overlapped || g.syncing
+		waiting := !gs.overlapped && g.wait > 0 && g.recent > 1 && len(batch) < g.recent && !gs.expired
+		if len(g.queue) > 0 && (g.syncing || gs.duringIO || waiting) {
+			gs.duringIO = g.syncing
+			return g.take(batch), true
+		}
+		gs.duringIO = g.syncing
+		if !g.syncing && !waiting {
+			if gs.timer != nil {
+				gs.timer.Stop()
+			}
+			return batch, false
+		}
+		if g.syncing && g.kick != nil && g.ready == nil && len(batch) >= max(g.lastSynced, 1) {
+			return batch, false
+		}
+		var expire <-chan time.Time
+		if !g.syncing {
+			if gs.timer == nil {
+				gs.timer = time.NewTimer(g.wait)
+			}
+			expire = gs.timer.C
+		}
+		g.mu.Unlock()
+		select {
+		case <-g.arrive:
+		case <-expire:
+			gs.expired = true
+		}
+		g.mu.Lock()
+	}
+}
+
+// drainLocked waits until no sync is in flight and no group is ready (the
+// syncer is idle) and makes a failed sync the store's failure. The caller
+// holds wmu, so no group can become ready meanwhile.
+func (s *Store) drainLocked() {
+	g := &s.g
+	g.mu.Lock()
+	for g.syncing {
+		g.mu.Unlock()
+		<-g.arrive
+		g.mu.Lock()
+	}
+	if g.syncErr != nil && s.failed == nil {
+		s.failed = g.syncErr
+	}
+	g.mu.Unlock()
+}
+
+// foldSyncErrLocked makes a failed sync (or head write) the store's
+// failure, without waiting for the sync in flight. The caller holds wmu.
+func (s *Store) foldSyncErrLocked() {
+	g := &s.g
+	g.mu.Lock()
+	if g.syncErr != nil && s.failed == nil {
+		s.failed = g.syncErr
+	}
+	g.mu.Unlock()
+}
+
+// queued returns the number of transactions waiting for a leader (tests).
+func (s *Store) queued() int {
+	s.g.mu.Lock()
+	defer s.g.mu.Unlock()
+	return len(s.g.queue)
+}

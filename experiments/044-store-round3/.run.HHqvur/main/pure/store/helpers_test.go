@@ -1,0 +1,103 @@
+package store
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+)
+
+var seedFlag = flag.Uint64("store.seed", 0, "seed for the randomised tests (0: from STORE_SEED or random)")
+
+// testSeed returns the seed for a randomised test and logs it so a failure
+// can be replayed with -store.seed=N or STORE_SEED=N.
+func testSeed(t testing.TB) uint64 {
+	seed := *seedFlag
+	if seed == 0 {
+		if v := os.Getenv("STORE_SEED"); v != "" {
+			n, err := strconv.ParseUint(v, 10, 64)
+			if err != nil {
+				t.Fatalf("STORE_SEED=%q: %v", v, err)
+			}
+			seed = n
+		}
+	}
+	if seed == 0 {
+		seed = rand.Uint64()
+	}
+	t.Logf("seed %d (replay with -store.seed=%d or STORE_SEED=%d)", seed, seed, seed)
+	return seed
+}
+
+func tempPath(t testing.TB) string { return filepath.Join(t.TempDir(), "db") }
+
+func mustOpen(t testing.TB, path string, opts *Options) *Store {
+	t.Helper()
+	s, err := Open(path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// put commits one blind write and returns its revision.
+func put(t testing.TB, s *Store, key, val string) uint64 {
+	t.Helper()
+	tx, err := s.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Put([]byte(key), []byte(val), Any); err != nil {
+		t.Fatal(err)
+	}
+	rev, err := tx.Commit()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rev
+}
+
+// get reads key from the current version, copying the value.
+func get(t testing.TB, s *Store, key string) (string, uint64, bool) {
+	t.Helper()
+	sn, err := s.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sn.Release()
+	v, rev, ok := sn.Get([]byte(key))
+	return string(v), rev, ok
+}
+
+// contents returns every key and value of the current version.
+func contents(t testing.TB, s *Store) map[string]string {
+	t.Helper()
+	sn, err := s.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sn.Release()
+	m := map[string]string{}
+	var prev []byte
+	sn.Range(nil, nil, func(k, v []byte, rev uint64) bool {
+		if prev != nil && bytes.Compare(prev, k) >= 0 {
+			t.Fatalf("Range out of order: %q after %q", k, prev)
+		}
+		prev = append(prev[:0], k...)
+		m[string(k)] = string(v)
+		return true
+	})
+	if len(m) != sn.Len() {
+		t.Fatalf("Range saw %d keys, head counts %d", len(m), sn.Len())
+	}
+	return m
+}
+
+func isConflict(err error) bool { return errors.Is(err, ErrConflict) }
+
+func key(i int) string { return fmt.Sprintf("key-%06d", i) }

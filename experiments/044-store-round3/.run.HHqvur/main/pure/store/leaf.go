@@ -1,0 +1,119 @@
+package store
+
+import (
+	"bytes"
+	"slices"
+)
+
+// A lazy leaf is an edited leaf that still reads its entries from the clean
+// node at off and lists the keys put or deleted as patches, sorted by key
+// (see patch.go). Each patch records the clean index its key sorts at and
+// whether it replaces the clean entry there, so spilling writes the leaf
+// as patched byte ranges without decoding it.
+
+// findEdit returns the index of key among the edits of lazy leaf n and
+// whether it is there.
+func (n *wnode) findEdit(key []byte) (int, bool) {
+	return slices.BinarySearchFunc(n.edits, key, func(p patch, k []byte) int { return bytes.Compare(p.e.key, k) })
+}
+
+// lazyRev returns the revision of key in lazy leaf n; 0 when absent.
+func (t *wtree) lazyRev(n *wnode, key []byte) uint64 {
+	if i, ok := n.findEdit(key); ok {
+		if n.edits[i].add {
+			return n.edits[i].e.rev
+		}
+		return 0
+	}
+	if i, ok := leafSearch(t.d, n.off, key); ok {
+		return leafRev(t.d, entAt(t.d, n.off, i))
+	}
+	return 0
+}
+
+// lazyPut sets e in lazy leaf n.
+func (t *wtree) lazyPut(n *wnode, e entry) {
+	i, ok := n.findEdit(e.key)
+	if ok {
+		p := &n.edits[i]
+		if !p.add {
+			t.count++ // a deleted clean key comes back
+		}
+		p.add, p.e = true, e
+		return
+	}
+	at, found := leafSearch(t.d, n.off, e.key)
+	if !found {
+		t.count++
+	}
+	n.edits = slices.Insert(n.edits, i, patch{at: at, drop: found, add: true, e: e})
+}
+
+// lazyDel removes key from lazy leaf n.
+func (t *wtree) lazyDel(n *wnode, key []byte) {
+	i, ok := n.findEdit(key)
+	if ok {
+		p := &n.edits[i]
+		if !p.add {
+			return // deleted already
+		}
+		t.count--
+		if p.drop {
+			p.add, p.e = false, entry{key: p.e.key} // delete the clean entry
+		} else {
+			n.edits = slices.Delete(n.edits, i, i+1) // undo an insert
+		}
+		return
+	}
+	at, found := leafSearch(t.d, n.off, key)
+	if !found {
+		return
+	}
+	t.count--
+	k := leafKey(t.d, entAt(t.d, n.off, at))
+	n.edits = slices.Insert(n.edits, i, patch{at: at, drop: true, e: entry{key: k}})
+}
+
+// applyPatches returns the decoded entries of a clean node with ps
+// applied.
+func applyPatches(ents []entry, ps []patch) []entry {
+	out := make([]entry, 0, len(ents)+len(ps)+1)
+	cur := 0
+	for i := range ps {
+		p := &ps[i]
+		if cur < p.at {
+			out = append(out, ents[cur:p.at]...)
+			cur = p.at
+		}
+		if p.add {
+			out = append(out, p.e)
+		}
+		if p.drop {
+			cur = p.at + 1
+		}
+	}
+	return append(out, ents[cur:]...)
+}
+
+// spillPatchedLeaf writes lazy leaf n as a patched copy of its clean node,
+// values first, and returns out with n's new entry. It returns false,
+// writing nothing, when the leaf must split or became empty.
+func (sp *spiller) spillPatchedLeaf(n *wnode, out []entry) ([]entry, bool) {
+	d := sp.t.d
+	size, count := patchedShape(d, n.off, true, n.edits)
+	if count == 0 || (size > sp.nodeSize && count >= 4) {
+		return out, false
+	}
+	for i := range n.edits {
+		e := &n.edits[i].e
+		if n.edits[i].add && e.valOff == 0 && len(e.val) > maxInline {
+			e.valOff = sp.pos()
+			e.valLen = uint32(len(e.val))
+			sp.buf = appendValue(sp.buf, e.val)
+		}
+	}
+	first := patchedFirst(d, n.off, true, n.edits)
+	off := sp.pos()
+	sp.buf = appendPatched(sp.buf, d, n.off, true, n.edits, size, count)
+	return append(out, entry{key: first, child: off}), true
+}

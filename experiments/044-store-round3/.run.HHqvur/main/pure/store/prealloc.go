@@ -1,0 +1,48 @@
+package store
+
+// Preallocation. A sync after an append also commits the file system's
+// metadata (the new length, newly allocated blocks): on ext4 a journal
+// commit, about 0.3 ms on the VMs measured, against about 0.17 ms to sync
+// the same bytes written over blocks that already hold data. So once a
+// file holds preallocFrom bytes, the commit that reaches the end of the
+// written zeros first appends a chunk of zeros (one sync, its own, pays for
+// the metadata), and the commits after it write over them.
+//
+// The zeros are not records: recovery stops at the first one (kind 0) and
+// cuts them off like any torn tail, and a crash inside them leaves a torn
+// tail of the usual kind. Bytes of a record are still written only once;
+// the zeros they replace were never part of a record.
+
+const (
+	// preallocFrom is the file size below which nothing is preallocated,
+	// so that small stores stay exactly as long as their records.
+	preallocFrom = 1 << 20
+	// preallocMin and preallocMax bound a chunk of zeros: a sixteenth of
+	// the file, but at most 2 MiB, since the commit that writes a chunk
+	// waits for its sync (with 8 MiB chunks the p99 commit latency of 64
+	// writers doubled, to about 8 ms).
+	preallocMin = 1 << 20
+	preallocMax = 2 << 20
+)
+
+// zeros is the source of preallocation writes.
+var zeros [256 << 10]byte
+
+// preallocLocked makes the file hold zeros (or records) up to at least
+// end, appending a chunk of zeros when end is beyond them. The caller holds
+// wmu and writes its records below end afterwards.
+func (s *Store) preallocLocked(end uint64) error {
+	if s.ram || end <= s.filled || end < preallocFrom {
+		return nil
+	}
+	to := end + min(max(end/16, preallocMin), preallocMax)
+	for p := max(s.filled, s.end); p < to; {
+		n := min(to-p, uint64(len(zeros)))
+		if err := s.writeAt(zeros[:n], p); err != nil {
+			return err
+		}
+		p += n
+	}
+	s.filled = to
+	return nil
+}

@@ -1,0 +1,101 @@
+package store
+
+// scratch is memory the commit leader reuses from group to group (under
+// Store.wmu), so that a small commit allocates little: the working tree,
+// its edited nodes, the spiller's lists and the head's bytes.
+type scratch struct {
+	t       wtree
+	nodes   nodeArena
+	patches []patch   // a lazy branch's patches
+	res     [][]entry // per depth: the entries a lazy branch's children became
+	ends    [][]int   // per depth: where each child's entries end in res
+	out     []entry   // the root's entries
+	head    [headSize]byte
+}
+
+// nodeArena hands out the edited nodes of one group. reset makes them
+// available to the next group; nothing may point to them after it.
+type nodeArena struct {
+	blocks [][]wnode
+	bi, i  int // the next node: blocks[bi][i]
+}
+
+func (a *nodeArena) new() *wnode {
+	if a.bi == len(a.blocks) {
+		a.blocks = append(a.blocks, make([]wnode, 16<<a.bi))
+	}
+	b := a.blocks[a.bi]
+	n := &b[a.i]
+	if a.i++; a.i == len(b) {
+		a.bi, a.i = a.bi+1, 0
+	}
+	return n
+}
+
+// reset clears the nodes handed out (they point into transactions and
+// mappings) and starts over.
+func (a *nodeArena) reset() {
+	for j := 0; j <= a.bi && j < len(a.blocks); j++ {
+		if j < a.bi {
+			clear(a.blocks[j])
+		} else {
+			clear(a.blocks[j][:a.i])
+		}
+	}
+	a.bi, a.i = 0, 0
+	if len(a.blocks) > keepBlocks {
+		a.blocks = a.blocks[:keepBlocks] // a huge group's nodes go to the collector
+	}
+}
+
+// keepBlocks is how many arena blocks (16, 32, 64, 128 nodes) outlive a
+// group; keepEntries bounds the scratch lists kept.
+const (
+	keepBlocks  = 4
+	keepEntries = 1 << 12
+)
+
+// depthScratch returns the result lists of a lazy branch at depth d,
+// empty.
+func (sc *scratch) depthScratch(d int) ([]entry, []int) {
+	for len(sc.res) <= d {
+		sc.res = append(sc.res, nil)
+		sc.ends = append(sc.ends, nil)
+	}
+	return sc.res[d][:0], sc.ends[d][:0]
+}
+
+// reset drops what the last group left in the scratch lists, so it does
+// not keep transactions' buffers alive. The lists are kept at the longest
+// length used in the group, so only that much is cleared.
+func (sc *scratch) reset() {
+	sc.nodes.reset()
+	for d := range sc.res {
+		sc.res[d] = keep(sc.res[d])
+		if cap(sc.ends[d]) > keepEntries {
+			sc.ends[d] = nil
+		}
+	}
+	sc.patches = keep(sc.patches)
+	sc.out = keep(sc.out)
+	sc.t = wtree{}
+}
+
+// used returns what to keep of a scratch list after a use that left it as
+// s: s itself if it is a new (grown) array or longer than old, else old,
+// so the list's length is the most of its array that holds anything.
+func used[E any](old, s []E) []E {
+	if cap(s) != cap(old) || len(s) > len(old) {
+		return s
+	}
+	return old
+}
+
+// keep returns s cleared and emptied, or nil if it grew too large to keep.
+func keep[E any](s []E) []E {
+	if cap(s) > keepEntries {
+		return nil
+	}
+	clear(s)
+	return s[:0]
+}
