@@ -102,8 +102,8 @@
 // entries patched in (whole byte ranges copied, offsets shifted), not
 // decoded and encoded again.
 //
-// Once the file holds 1 MiB, the writer keeps zeros written ahead of the
-// end (1–2 MiB at a time): a commit then writes over blocks the file
+// Once the file holds 64 KiB, the writer keeps zeros written ahead of the
+// end (256 KiB–2 MiB at a time): a commit then writes over blocks the file
 // already has, and its sync skips the file system's metadata (length,
 // block allocation), which on ext4 nearly halves its cost. The zeros are
 // not records; only the commit that appends a chunk of them pays for it.

@@ -1,3 +1,0 @@
-static inline unsigned long square(unsigned long x) {
-	return x * x;
-}

@@ -1,5 +1,0 @@
-//go:build cgo
-
-package sqlite_test
-
-const cgoEnabled = true

@@ -1,5 +1,0 @@
-//go:build cgo
-
-package sqlitehttp_test
-
-const cgoEnabled = true
