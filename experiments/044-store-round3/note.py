@@ -126,8 +126,44 @@ for wl in reads:
                  f"{mf(v, 'cpu_per_op_s', 1e6, '.2f', ' µs')} | {mf(v, 'allocs_per_op', 1, '.2g')} |")
     L.append("")
 
-for extra, title in [("crash.txt", "## kill -9 (`just crash-store`)"), ("reading.md", "## Reading")]:
+# Earlier runs, kept beside the last one: the same ratios.
+for name, what in [("runs-1.jsonl", "Run 1 (store4 at its commit before preallocation started at 64 KiB: files under 1 MiB, "
+                    "where a lone writer's log records stayed for thousands of commits, were not preallocated)")]:
+    p = os.path.join(out, name)
+    if not os.path.exists(p):
+        continue
+    er = [json.loads(l) for l in open(p) if l.strip()]
+    em = next(r for r in er if r["series"] == "meta")
+    ekv = [r for r in er if r["series"] == "kvbench"]
+    erounds = sorted({r["round44"] for r in ekv})
+
+    def ecell(build, contender, workload):
+        return {r["round44"]: r for r in ekv if r["build"] == build and r["contender"] == contender and r["workload"] == workload}
+
+    def eratios(a, b):
+        return [a[k]["ops_per_s"] / b[k]["ops_per_s"] for k in erounds if k in a and k in b]
+
+    L += [f"## Earlier: `{name}`", "", f"{what}: store4 at {em['rev']}, main at {em['main_rev']}, load average {em['load']} "
+          f"at the start, {em['start']} to {em['end']}, {len(erounds)} rounds of {em['duration']}.", "",
+          "| writers | store4 pure ÷ pebble | store4 pure-tree ÷ pebble | main pure ÷ main pebble | pure ÷ pure-tree | CPU/commit pure, pure-tree, main pure |",
+          "|---:|:---|:---|:---|:---|:---|"]
+    for w in (1, 8, 64):
+        wl = f"durable-commit-{w}"
+        cols = [eratios(ecell("store4", "pure", wl), ecell("store4", "pebble", wl)),
+                eratios(ecell("store4", "pure-tree", wl), ecell("store4", "pebble", wl)),
+                eratios(ecell("main", "pure", wl), ecell("main", "pebble", wl)),
+                eratios(ecell("store4", "pure", wl), ecell("store4", "pure-tree", wl))]
+        cpu = [med([r["cpu_per_op_s"] for r in c.values()]) * 1e6 for c in
+               (ecell("store4", "pure", wl), ecell("store4", "pure-tree", wl), ecell("main", "pure", wl))]
+        L.append(f"| {w} | " + " | ".join(f"{fl(c)} (median **{med(c):.2f}**)" for c in cols) + f" | {fl(cpu, '.1f')} µs |")
+    L.append("")
+
+for extra, title in [("profile-64-pure.txt", "## Profile of the 64-writer cell (store4 pure, `go tool pprof -top -cum`, first lines)"),
+                     ("crash.txt", "## kill -9 (`just crash-store`)"), ("reading.md", "## Reading")]:
     p = os.path.join(out, extra)
     if os.path.exists(p):
-        L += [title, "", open(p).read().strip(), ""]
+        text = open(p).read().strip()
+        if extra.startswith("profile"):
+            text = "```\n" + "\n".join(text.splitlines()[:40]) + "\n```"
+        L += [title, "", text, ""]
 open(os.path.join(out, "note.md"), "w").write("\n".join(L) + "\n")

@@ -70,6 +70,7 @@ const (
 	NameRaw        = "fdatasync-4k" // append 4 KiB + fdatasync
 	NamePureNoAuto = "pure-noauto"  // workbench/pure/store, automatic compaction off
 	NamePureTree   = "pure-tree"    // workbench/pure/store without log records (every commit rewrites its leaves and paths)
+	NamePureNoWait = "pure-nowait"  // workbench/pure/store, Options.GroupWait off
 )
 
 var contenders = []Contender{
@@ -117,6 +118,11 @@ var diagnostic = []Contender{
 		About: "workbench/pure/store with Options.FoldEntries -1 (no log records: every commit rewrites the leaves and paths it changes, as before log records)",
 		Reads: true,
 		Open:  openPureTree,
+	},
+	{
+		Name:  NamePureNoWait,
+		About: "workbench/pure/store with Options.GroupWait -1 (a leader with the disk idle never waits for its group to gather): what the gathering wait costs or gains",
+		Open:  openPureNoWait,
 	},
 }
 
