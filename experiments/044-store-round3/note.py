@@ -159,6 +159,7 @@ for name, what in [("runs-1.jsonl", "Run 1 (store4 at its commit before prealloc
     L.append("")
 
 for extra, title in [("profile-64-pure.txt", "## Profile of the 64-writer cell (store4 pure, `go tool pprof -top -cum`, first lines)"),
+                     ("bench-get-overlay.txt", "## Point reads with a full overlay (`BenchmarkGetOverlay`)"),
                      ("crash.txt", "## kill -9 (`just crash-store`)"), ("reading.md", "## Reading")]:
     p = os.path.join(out, extra)
     if os.path.exists(p):
