@@ -54,8 +54,8 @@ func (s *Store) writeGroup() written {
 	defer sc.reset()
 	d := s.m.data
 	lv := &s.lv
-	lv.reset(d, s.tip.root, s.ov)
-	defer lv.reset(nil, 0, nil)
+	lv.reset(d, s.tip.root, s.ov, s.end)
+	defer lv.reset(nil, 0, nil, 0)
 	logging := s.logOK
 	buf, recStart := s.buf[:0], 0
 	if logging {
@@ -129,7 +129,7 @@ func (s *Store) writeGroup() written {
 	nv := new(version)
 	fold := !logging
 	if logging {
-		merged := lv.merged()
+		merged, filter := lv.merged()
 		var ovBytes uint64
 		if s.ov != nil {
 			ovBytes = s.ov.bytes
@@ -138,7 +138,7 @@ func (s *Store) writeGroup() written {
 		if !fold {
 			endLogRecord(buf, recStart)
 			root = s.end + uint64(recStart)
-			nv.ovs = overlay{tree: treeRoot(s.tip.root, s.ov), treeCount: s.treeCountLocked(), ents: merged, bytes: ovBytes + uint64(len(buf))}
+			nv.ovs = overlay{tree: treeRoot(s.tip.root, s.ov), treeCount: s.treeCountLocked(), ents: merged, filter: filter, bytes: ovBytes + uint64(len(buf))}
 			nov = &nv.ovs
 		}
 	}

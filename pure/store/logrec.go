@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"hash/maphash"
 	"slices"
 )
 
@@ -60,6 +61,46 @@ type overlay struct {
 	treeCount uint64   // keys in the tree alone
 	ents      []uint64 // file offsets of entries, sorted by key, one per key
 	bytes     uint64   // bytes of the log records in the chain
+	// filter is a Bloom filter of the keys of ents (two bits per key, of
+	// a power of two), so that a read of a key the overlay does not hold
+	// usually skips the search; it holds no false negatives.
+	filter []uint64
+}
+
+// filterSeed seeds the overlay filters' hash; they are never stored.
+var filterSeed = maphash.MakeSeed()
+
+// filterWords returns the size, in words, of the filter of an overlay of
+// up to n keys: about 16 bits per key, a power of two, between 16 and
+// 4,096 words.
+func filterWords(n int) int {
+	w := 16
+	for w*64 < 16*n && w < 4096 {
+		w *= 2
+	}
+	return w
+}
+
+// filterAdd sets key's two bits in f.
+func filterAdd(f []uint64, key []byte) {
+	h := maphash.Bytes(filterSeed, key)
+	m := uint64(len(f))*64 - 1
+	a, b := h&m, (h>>32)&m
+	f[a/64] |= 1 << (a % 64)
+	f[b/64] |= 1 << (b % 64)
+}
+
+// mayHave reports whether key may be in the overlay: false only if it is
+// not.
+func (ov *overlay) mayHave(key []byte) bool {
+	f := ov.filter
+	if len(f) == 0 {
+		return true
+	}
+	h := maphash.Bytes(filterSeed, key)
+	m := uint64(len(f))*64 - 1
+	a, b := h&m, (h>>32)&m
+	return f[a/64]&(1<<(a%64)) != 0 && f[b/64]&(1<<(b%64)) != 0
 }
 
 func logKey(d []byte, e uint64) []byte {
@@ -107,12 +148,14 @@ func searchEnts(d []byte, ents []uint64, key []byte) (int, bool) {
 // entry (both read with leafVal and leafRev); a deleted key is absent.
 func lookupVersion(d []byte, root uint64, ov *overlay, key []byte) (uint64, bool) {
 	if ov != nil {
-		if i, ok := ov.search(d, key); ok {
-			e := ov.ents[i]
-			if logDeleted(d, e) {
-				return 0, false
+		if ov.mayHave(key) {
+			if i, ok := ov.search(d, key); ok {
+				e := ov.ents[i]
+				if logDeleted(d, e) {
+					return 0, false
+				}
+				return e, true
 			}
-			return e, true
 		}
 		root = ov.tree
 	}
@@ -230,6 +273,10 @@ func buildOverlay(d []byte, root, count uint64) (*overlay, error) {
 		ents = append(ents, e)
 	}
 	ov.ents = ents
+	ov.filter = make([]uint64, filterWords(len(ents)))
+	for _, e := range ents {
+		filterAdd(ov.filter, logKey(d, e))
+	}
 	// The tree's own count: the version's, less the keys the overlay adds,
 	// plus those it deletes.
 	tc := count
@@ -259,6 +306,7 @@ type pending struct {
 type logView struct {
 	d    []byte
 	root uint64 // the tip's root
+	end  uint64 // where the group's records start: entries below are in d
 	ov   *overlay
 	pend map[string]int // key -> index in news
 	news []pending      // one per key, the newest write
@@ -266,8 +314,8 @@ type logView struct {
 
 // reset starts the view of a group over the tip with root and ov (or
 // drops what the last group left, with nil).
-func (lv *logView) reset(d []byte, root uint64, ov *overlay) {
-	lv.d, lv.root, lv.ov = d, root, ov
+func (lv *logView) reset(d []byte, root uint64, ov *overlay, end uint64) {
+	lv.d, lv.root, lv.ov, lv.end = d, root, ov, end
 	if lv.pend == nil {
 		lv.pend = make(map[string]int)
 	}
@@ -333,14 +381,27 @@ func (lv *logView) note(p pending) {
 }
 
 // merged returns the overlay entries of lv's overlay with the group's
-// writes laid over them. lv.news is sorted by key first.
-func (lv *logView) merged() []uint64 {
+// writes laid over them, and their filter: the old overlay's with the
+// group's keys added, or a new one once the entries outgrow it. The two
+// share one allocation. lv.news is sorted by key first.
+func (lv *logView) merged() ([]uint64, []uint64) {
 	slices.SortFunc(lv.news, func(a, b pending) int { return bytes.Compare(a.key, b.key) })
-	var old []uint64
+	var old, oldFilter []uint64
 	if lv.ov != nil {
-		old = lv.ov.ents
+		old, oldFilter = lv.ov.ents, lv.ov.filter
 	}
-	out := make([]uint64, 0, len(old)+len(lv.news))
+	n := len(old) + len(lv.news) // at most; keys written again take no new entry
+	fw := filterWords(n)
+	grown := fw != len(oldFilter)
+	mem := make([]uint64, fw+n)
+	filter := mem[:fw:fw]
+	if !grown {
+		copy(filter, oldFilter)
+		for i := range lv.news {
+			filterAdd(filter, lv.news[i].key)
+		}
+	}
+	out := mem[fw:fw]
 	d := lv.d
 	for _, p := range lv.news {
 		j, eq := searchEnts(d, old, p.key)
@@ -351,7 +412,20 @@ func (lv *logView) merged() []uint64 {
 		old = old[j:]
 		out = append(out, p.off)
 	}
-	return append(out, old...)
+	out = append(out, old...)
+	if grown {
+		// A larger filter: every key again, the old ones read from the
+		// mapping, the group's from its transactions.
+		for _, e := range out {
+			if e < lv.end {
+				filterAdd(filter, logKey(d, e))
+			}
+		}
+		for i := range lv.news {
+			filterAdd(filter, lv.news[i].key)
+		}
+	}
+	return out, filter
 }
 
 // validLog reports whether every revision tx relies on still holds
