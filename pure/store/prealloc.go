@@ -38,7 +38,7 @@ var zeros [256 << 10]byte
 // end, appending a chunk of zeros when end is beyond them. The caller holds
 // wmu and writes its records below end afterwards.
 func (s *Store) preallocLocked(end uint64) error {
-	if s.ram || end <= s.filled || end < preallocFrom {
+	if s.ram || s.opts.noPrealloc || end <= s.filled || end < preallocFrom {
 		return nil
 	}
 	to := end + min(max(end/16, preallocMin), preallocMax)

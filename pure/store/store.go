@@ -66,6 +66,9 @@ type Options struct {
 	ckptEvery int64
 	// mapMin overrides the smallest mapping of a file (tests of remapping).
 	mapMin int64
+	// noPrealloc turns preallocation off (tests that count a commit's file
+	// operations).
+	noPrealloc bool
 }
 
 // Store is an open tree store: one file holding a copy-on-write B+tree of
