@@ -161,3 +161,49 @@ func BenchmarkDurableCommit(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkGetOverlay is BenchmarkGet with the log records of 1,000
+// one-key commits laid over the tree (under the default fold bound), so
+// every read looks in the overlay first; keys=tree reads keys of the tree,
+// keys=log keys of the records.
+func BenchmarkGetOverlay(b *testing.B) {
+	for _, ov := range []int{0, 1000} {
+		for _, which := range []string{"tree", "log"} {
+			if ov == 0 && which == "log" {
+				continue
+			}
+			b.Run(fmt.Sprintf("overlay=%d/keys=%s", ov, which), func(b *testing.B) {
+				s := openRAM(b)
+				const n = 100000
+				fill(b, s, n, 64)
+				val := bytes.Repeat([]byte("v"), 64)
+				for i := range ov {
+					tx, _ := s.Begin()
+					tx.Put([]byte(key(n+i*7)), val, Any)
+					if _, err := tx.Commit(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if v := s.cur.Load(); (v.ov != nil && len(v.ov.ents) == ov) != (ov > 0) {
+					b.Fatalf("overlay of %v, want %d keys", v.ov != nil, ov)
+				}
+				keys := make([][]byte, 1024)
+				for i := range keys {
+					keys[i] = []byte(key(i * 7919 % n))
+					if which == "log" {
+						keys[i] = []byte(key(n + (i%ov)*7))
+					}
+				}
+				sn, _ := s.Snapshot()
+				defer sn.Release()
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := 0; b.Loop(); i++ {
+					if _, _, ok := sn.Get(keys[i&1023]); !ok {
+						b.Fatal("missing")
+					}
+				}
+			})
+		}
+	}
+}

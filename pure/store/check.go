@@ -18,7 +18,9 @@ import (
 //     tree, each branch key equal to the first key of its child, all leaves
 //     at the same depth, revisions between 1 and the head's revision, value
 //     records of out-of-line values, and the key count;
-//   - that no two reachable records (nodes and values) overlap.
+//   - the log records over the tree, if any: record bounds, entry layout,
+//     revisions, and the key count of tree and records together;
+//   - that no two reachable records (nodes, values, log records) overlap.
 //
 // It reads a pinned snapshot, so it runs alongside readers and commits. It
 // costs time proportional to the file size.
@@ -110,29 +112,66 @@ type checker struct {
 }
 
 func checkTree(d []byte, h head) error {
-	if h.root == 0 {
-		if h.count != 0 {
-			return errorf(ErrCorrupt, "head at %d: empty tree but %d keys", h.off, h.count)
-		}
-		return nil
-	}
+	_, err := checkRecords(d, h)
+	return err
+}
+
+// checkRecords is checkTree; it also returns the checker, whose extents are
+// every record the version reaches.
+func checkRecords(d []byte, h head) (*checker, error) {
 	c := &checker{d: d, base: dataStart(d), limit: h.off, maxRev: h.rev, leafDepth: -1}
-	if _, err := c.node(h.root, 0); err != nil {
-		return err
+	// Log records over the tree (logrec.go): bounds, entries, revisions.
+	recs, tree, err := logChain(d, h.root)
+	if err != nil {
+		return nil, err
 	}
-	if kind := d[h.root]; kind == kindBranch && nodeCount(d, h.root) < 2 {
-		return errorf(ErrCorrupt, "root branch at %d has one child", h.root)
+	if len(recs) > 0 && fileVersion(d) != formatVersion {
+		return nil, errorf(ErrCorrupt, "head at %d names a log record at %d in a version %d file", h.off, h.root, fileVersion(d))
 	}
-	if c.keys != h.count {
-		return errorf(ErrCorrupt, "head at %d counts %d keys, tree has %d", h.off, h.count, c.keys)
+	for _, r := range recs {
+		if _, err := c.record(r, "D"); err != nil {
+			return nil, err
+		}
+		err := logEntries(d, r, func(e uint64) error {
+			rev, vl, kl, fl := le.Uint64(d[e:]), le.Uint32(d[e+8:]), le.Uint16(d[e+12:]), d[e+14]
+			if kl == 0 || kl > MaxKeySize || fl&^logFlagDelete != 0 || (fl&logFlagDelete != 0 && vl != 0) {
+				return errorf(ErrCorrupt, "log record at %d: entry at %d malformed", r, e)
+			}
+			if rev == 0 || rev > c.maxRev {
+				return errorf(ErrCorrupt, "log record at %d: key %q has revision %d outside [1, %d]", r, logKey(d, e), rev, c.maxRev)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	want := h.count
+	if tree != 0 {
+		if _, err := c.node(tree, 0); err != nil {
+			return nil, err
+		}
+		if kind := d[tree]; kind == kindBranch && nodeCount(d, tree) < 2 {
+			return nil, errorf(ErrCorrupt, "root branch at %d has one child", tree)
+		}
+	}
+	if len(recs) > 0 {
+		ov, err := buildOverlay(d, h.root, h.count)
+		if err != nil {
+			return nil, err
+		}
+		want = ov.treeCount // h.count less what the log records add to the tree
+	}
+	if c.keys != want {
+		return nil, errorf(ErrCorrupt, "head at %d counts %d keys, tree and log records have %d", h.off, h.count, h.count-want+c.keys)
 	}
 	slices.SortFunc(c.exts, func(a, b extent) int { return cmp.Compare(a.off, b.off) })
 	for i := 1; i < len(c.exts); i++ {
 		if p := c.exts[i-1]; p.off+p.len > c.exts[i].off {
-			return errorf(ErrCorrupt, "records at %d (+%d) and %d overlap", p.off, p.len, c.exts[i].off)
+			return nil, errorf(ErrCorrupt, "records at %d (+%d) and %d overlap", p.off, p.len, c.exts[i].off)
 		}
 	}
-	return nil
+	return c, nil
 }
 
 // record checks that a record of the given kind starts at off and ends

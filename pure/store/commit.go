@@ -43,28 +43,59 @@ func (s *Store) writeGroup() written {
 		h()
 	}
 
-	// 2. Apply each transaction to a working copy of the tree as last
-	//    written, in arrival order, taking in what queues while the
-	//    previous group syncs, until the group closes (gatherMore). One
-	//    whose revisions are stale (against the last written version plus
-	//    the transactions before it) is refused alone; each applied one
-	//    gets the next revision.
+	// 2. Validate each transaction against the tree as last written plus
+	//    the transactions before it, in arrival order, taking in what
+	//    queues while the previous group syncs, until the group closes
+	//    (gatherMore). One whose revisions are stale is refused alone;
+	//    each valid one gets the next revision and, in log mode, its
+	//    writes go into the group's log record (logrec.go).
 	sc := &s.scratch
 	sc.reset()
 	defer sc.reset()
-	t := &sc.t
-	*t = wtree{d: s.m.data, rootOff: s.tip.root, count: s.tip.count, nodes: &sc.nodes}
-	rev := s.tip.rev
+	d := s.m.data
+	lv := &s.lv
+	lv.reset(d, s.tip.root, s.ov, s.end)
+	defer lv.reset(nil, 0, nil, 0)
+	logging := s.logOK
+	buf, recStart := s.buf[:0], 0
+	if logging {
+		buf = startLogRecord(buf, s.tip.root)
+	}
+	count, rev := s.tip.count, s.tip.rev
 	applied := 0
 	var gs gathering
 	for done, more := 0, true; more; {
 		for _, tx := range batch[done:] {
-			if !tx.valid(t) {
+			if !tx.validLog(lv) {
 				tx.err = ErrConflict
 				continue
 			}
 			rev++
-			tx.apply(t, rev)
+			for _, w := range tx.writes {
+				k := tx.key(w.k0, w.k1)
+				var val []byte
+				if !w.del {
+					val = tx.buf[w.v0:w.v1:w.v1]
+				}
+				switch had := lv.rev(k) != 0; {
+				case w.del && had:
+					count--
+				case !w.del && !had:
+					count++
+				}
+				if logging {
+					if n := leafEntFixed + len(k) + len(val); len(buf)-recStart+n > maxLogRecord && len(buf)-recStart > logHdrSize {
+						endLogRecord(buf, recStart)
+						prev := s.end + uint64(recStart)
+						recStart = len(buf)
+						buf = startLogRecord(buf, prev)
+					}
+				}
+				lv.note(pending{key: k, off: s.end + uint64(len(buf)), rev: rev, del: w.del})
+				if logging {
+					buf = appendLogEntry(buf, k, val, rev, w.del)
+				}
+			}
 			tx.rev = rev
 			applied++
 		}
@@ -86,12 +117,59 @@ func (s *Store) writeGroup() written {
 		return written{batch: batch}
 	}
 
-	// 4. Spill the edited nodes, children before parents and values before
-	//    their leaves, into the commit buffer that will be appended at the
-	//    end of the file.
-	sp := spiller{t: t, buf: s.buf[:0], base: s.end, nodeSize: s.nodeSize, sc: sc}
-	root := sp.spillRoot()
-	buf := sp.buf
+	// 4. Log mode: the group's log record over the tip's root, with the
+	//    overlay of the new version. Unless the overlay would pass the
+	//    fold bounds (or log records are off): then fold, applying the
+	//    overlay and the group to a working copy of the tree and spilling
+	//    the edited nodes, children before parents and values before their
+	//    leaves, into the commit buffer that will be appended at the end
+	//    of the file.
+	var root uint64
+	var nov *overlay
+	nv := new(version)
+	fold := !logging
+	if logging {
+		merged, filter := lv.merged()
+		var ovBytes uint64
+		if s.ov != nil {
+			ovBytes = s.ov.bytes
+		}
+		fold = len(merged) > s.foldAt || ovBytes+uint64(len(buf)) > foldBytes
+		if !fold {
+			endLogRecord(buf, recStart)
+			root = s.end + uint64(recStart)
+			nv.ovs = overlay{tree: treeRoot(s.tip.root, s.ov), treeCount: s.treeCountLocked(), ents: merged, filter: filter, bytes: ovBytes + uint64(len(buf))}
+			nov = &nv.ovs
+		}
+	}
+	if fold {
+		t := &sc.t
+		*t = wtree{d: d, rootOff: treeRoot(s.tip.root, s.ov), count: s.treeCountLocked(), nodes: &sc.nodes}
+		if s.ov != nil {
+			for _, e := range s.ov.ents {
+				if k := logKey(d, e); logDeleted(d, e) {
+					t.del(k)
+				} else {
+					t.put(k, leafVal(d, e), leafRev(d, e))
+				}
+			}
+		}
+		for _, tx := range batch {
+			if tx.err == nil {
+				tx.apply(t, tx.rev)
+			}
+		}
+		if t.count != count {
+			// The tree and the log view disagree: a bug, not damage on
+			// disk. Write nothing and refuse further writes.
+			s.failed = errorf(ErrCorrupt, "fold counts %d keys, the log records' view %d (a bug in the store: please report it)", t.count, count)
+			failAll(batch, s.failed)
+			return written{batch: batch}
+		}
+		sp := spiller{t: t, buf: buf[:0], base: s.end, nodeSize: s.nodeSize, sc: sc}
+		root = sp.spillRoot()
+		buf = sp.buf
+	}
 
 	// 5. Build the head: it names the new root and the previous head, and
 	//    its data checksum covers every record appended since that head.
@@ -101,7 +179,7 @@ func (s *Store) writeGroup() written {
 		rev:     rev,
 		root:    root,
 		prev:    s.tip.off,
-		count:   t.count,
+		count:   count,
 		dataCRC: checksum(buf),
 	}
 	w := written{batch: batch, f: s.f, slot: -1, hoff: h.off}
@@ -140,7 +218,8 @@ func (s *Store) writeGroup() written {
 	//    return writes its head and syncs it (the syncer).
 	if err == nil {
 		s.m.acquire() // the version's own reference
-		w.v = &version{m: s.m, h: h}
+		nv.m, nv.h, nv.ov = s.m, h, nov
+		w.v = nv
 		g.mu.Lock()
 		switch {
 		case g.syncErr != nil:
@@ -187,10 +266,19 @@ func (s *Store) writeGroup() written {
 	if w.slot >= 0 {
 		s.ckpt = checkpoint{slot: w.slot, h: s.tip}
 	}
-	s.end, s.tip = end, h
+	s.end, s.tip, s.ov = end, h, nov
 	s.noteGrowthLocked()
 	s.releaseColdLocked()
 	return w
+}
+
+// treeCountLocked returns the number of keys in the tip's tree, below
+// its log records.
+func (s *Store) treeCountLocked() uint64 {
+	if s.ov != nil {
+		return s.ov.treeCount
+	}
+	return s.tip.count
 }
 
 // writeHead writes a group's head hb at hoff and, if slot >= 0, the

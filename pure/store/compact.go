@@ -157,8 +157,8 @@ func (s *Store) compactOnline() error {
 	c := copier{d: v.m.data, f: f, buf: append(make([]byte, 0, 1<<20), newFileImage(formatVersion)...),
 		regionFrom: dataStartV2, moved: make(map[uint64]uint64), stop: &s.cstop}
 	s.compactHook("start")
-	if v.h.root != 0 {
-		c.node(v.h.root)
+	if r := treeRoot(v.h.root, v.ov); r != 0 {
+		c.node(r)
 	}
 	s.compactHook("copied")
 	for range compactRounds {
@@ -174,8 +174,8 @@ func (s *Store) compactOnline() error {
 		v = nv
 		from := c.off()
 		c.d = v.m.data
-		if v.h.root != 0 {
-			c.node(v.h.root)
+		if r := treeRoot(v.h.root, v.ov); r != 0 {
+			c.node(r)
 		}
 		if c.off()-from < compactRoundMin {
 			break
@@ -226,7 +226,7 @@ const (
 // with c.err nil.
 func (s *Store) finishCompactLocked(c *copier, f File, tmp string) error {
 	tip := s.tip
-	h, end := c.finish(tip)
+	h, end := c.finish(tip, s.ov)
 	if c.err == nil {
 		var sb [slotSize]byte
 		encodeSlot(&sb, h)
@@ -246,6 +246,10 @@ func (s *Store) finishCompactLocked(c *copier, f File, tmp string) error {
 			m = newMapping(f, data)
 		}
 	}
+	var ov *overlay
+	if c.err == nil {
+		ov, c.err = buildOverlay(m.data, h.root, h.count)
+	}
 	if c.err == nil && s.opts.Strict {
 		c.err = checkVersion(m.data, h)
 	}
@@ -262,16 +266,28 @@ func (s *Store) finishCompactLocked(c *copier, f File, tmp string) error {
 	if err := syncDir(s.path); err != nil {
 		s.failed = fmt.Errorf("%w: sync directory after compaction: %w", ErrWriteFailed, err)
 	}
-	s.swapLocked(f, m, h, end, checkpoint{slot: 0, h: h})
+	s.swapLocked(f, m, h, end, checkpoint{slot: 0, h: h}, ov)
 	return s.failed
 }
 
-// finish copies what the copier has not yet copied of tip's tree, then
-// writes the head of the new file; it returns the head and where it ends.
-func (c *copier) finish(tip head) (head, uint64) {
+// finish copies what the copier has not yet copied of tip's tree and,
+// when tip has log records over its tree (ov), one log record holding
+// the newest entry of each of their keys; then it writes the head of the
+// new file. It returns the head and where it ends.
+func (c *copier) finish(tip head, ov *overlay) (head, uint64) {
 	root := uint64(0)
-	if tip.root != 0 {
-		root = c.node(tip.root)
+	if r := treeRoot(tip.root, ov); r != 0 {
+		root = c.node(r)
+	}
+	if ov != nil && len(ov.ents) > 0 && c.err == nil {
+		at := c.off()
+		start := len(c.buf)
+		c.buf = startLogRecord(c.buf, root)
+		for _, e := range ov.ents {
+			c.buf = append(c.buf, c.d[e:e+logEntLen(c.d, e)]...)
+		}
+		endLogRecord(c.buf, start)
+		root = at
 	}
 	h := head{off: c.off(), seq: tip.seq + 1, rev: tip.rev, root: root, count: tip.count}
 	c.flush()
@@ -286,12 +302,13 @@ func (c *copier) finish(tip head) (head, uint64) {
 // swapLocked makes the compacted file the store's: publish its version
 // (which releases the old mapping's version reference), drop the writer's
 // reference on the old mapping and close the old file.
-func (s *Store) swapLocked(f File, m *mapping, h head, end uint64, ckpt checkpoint) {
+func (s *Store) swapLocked(f File, m *mapping, h head, end uint64, ckpt checkpoint, ov *overlay) {
 	old, oldM := s.f, s.m
 	s.f, s.m, s.end, s.tip, s.filled, s.cold = f, m, end, h, end, end
 	s.setCheckpoints(dataStartV2, ckpt)
+	s.setLog(m.data, ov)
 	m.acquire() // the version's own reference
-	s.publish(&version{m: m, h: h})
+	s.publish(&version{m: m, h: h, ov: ov})
 	oldM.release() // the writer's reference on the old mapping
 	s.setCompacted(end)
 	s.compactions.Add(1)
@@ -316,7 +333,7 @@ func (s *Store) compactLocked() error {
 		wf = s.opts.WrapFile(f)
 	}
 	c := copier{d: s.m.data, f: wf, buf: append(make([]byte, 0, 1<<20), newFileImage(formatVersion)...), regionFrom: dataStartV2}
-	h, end := c.finish(s.tip)
+	h, end := c.finish(s.tip, s.ov)
 	if c.err != nil {
 		return fmt.Errorf("store: compact: %w", c.err)
 	}
@@ -325,11 +342,15 @@ func (s *Store) compactLocked() error {
 		return fmt.Errorf("store: compact: %w", err)
 	}
 	m := newMapping(wf, data)
-	if err := checkVersion(data, h); err != nil {
+	ov, err := buildOverlay(data, h.root, h.count)
+	if err == nil {
+		err = checkVersion(data, h)
+	}
+	if err != nil {
 		m.release()
 		return fmt.Errorf("store: compact: %w", err)
 	}
-	s.swapLocked(wf, m, h, end, noCheckpoint())
+	s.swapLocked(wf, m, h, end, noCheckpoint(), ov)
 	return nil
 }
 

@@ -33,15 +33,31 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// crashFolds are the Options.FoldEntries of successive crash children;
+// crashChildren counts the children started.
+var (
+	crashFolds    = []int{0, 16, -1}
+	crashChildren int
+)
+
 // crashChild commits from six goroutines until it is killed, printing
 // "ack KEY REV" for every key of every acknowledged commit.
 //
 // STORE_CRASH_CHECKPOINT, when set, is the checkpoint interval in bytes, so
 // that kills land while and right after checkpoint slots are written.
+// STORE_CRASH_FOLD, when set, is Options.FoldEntries.
 // STORE_CRASH_AUTOCOMPACT, when set, is Options.AutoCompact; the child
 // then prints "phase compact-STEP" at each step of every compaction.
 func crashChild(path string) {
 	opts := &Options{}
+	if v := os.Getenv("STORE_CRASH_FOLD"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "child: STORE_CRASH_FOLD:", err)
+			os.Exit(2)
+		}
+		opts.FoldEntries = n
+	}
 	if v := os.Getenv("STORE_CRASH_CHECKPOINT"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {
@@ -203,6 +219,10 @@ type killPlan struct {
 func runKilledChild(t *testing.T, env []string, plan killPlan) ([]ack, string) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), env...)
+	// Children take turns: log records with the default fold, log records
+	// folded every few commits, tree commits (Options.FoldEntries).
+	cmd.Env = append(cmd.Env, fmt.Sprint("STORE_CRASH_FOLD=", crashFolds[crashChildren%len(crashFolds)]))
+	crashChildren++
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {

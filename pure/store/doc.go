@@ -17,6 +17,7 @@
 // # Pieces
 //
 //	format.go      file header, head record, record header, checksums
+//	logrec.go      log records over the tree, overlays, folding
 //	node.go        node and value records: reading in place, encoding
 //	tree.go        the writer's working tree: edits, split, merge, spill
 //	leaf.go        lazy leaves: edits listed over the clean leaf
@@ -62,6 +63,17 @@
 //	              its leaf, so rewriting the leaf does not copy it
 //	'H' head      64 bytes: magic "PUREHEAD", seq, rev, root offset,
 //	              previous head offset, key count, data CRC, head CRC
+//	'D' log       (version 3) base u64: the root it is laid over (the
+//	              previous log record, or the tree's root node, 0 for the
+//	              empty tree), then entries until len, each laid out as an
+//	              inline leaf entry: rev u64, valLen u32, keyLen u16,
+//	              flags u8 (2: a delete), pad u8, key, value
+//
+// Version 3 files are version 2 files that may hold log records; a head's
+// root then names either a tree node or the newest log record of a chain
+// over a tree. This package appends to version 2 files as version 2 (tree
+// commits only, so a reader that knows no log record still reads them),
+// and Compact rewrites them as version 3.
 //
 // Version 1 files, written before checkpoints, have no slots: records
 // start right after the header, at 64. This package reads both versions.
@@ -90,11 +102,30 @@
 // entries patched in (whole byte ranges copied, offsets shifted), not
 // decoded and encoded again.
 //
-// Once the file holds 1 MiB, the writer keeps zeros written ahead of the
-// end (1–2 MiB at a time): a commit then writes over blocks the file
+// Once the file holds 64 KiB, the writer keeps zeros written ahead of the
+// end (256 KiB–2 MiB at a time): a commit then writes over blocks the file
 // already has, and its sync skips the file system's metadata (length,
 // block allocation), which on ext4 nearly halves its cost. The zeros are
 // not records; only the commit that appends a chunk of them pays for it.
+//
+// # Log records and folds
+//
+// In a version 3 file a group does not rewrite the leaves and paths its
+// keys live on: it appends one log record holding its puts and deletes
+// (about 30 bytes plus key and value each) laid over the tip's root, and
+// a head naming the record as the root. Readers see each version through
+// its overlay, built once per version by the commit leader and never
+// changed: the offsets of the newest log entry of each key of the chain,
+// sorted by key. Get and Borrow look the key up there first (a delete
+// makes it absent) and in the tree below otherwise; Range merges the two.
+// Values read from log entries are lent from the mapping like any other.
+// Once the overlay would hold more than Options.FoldEntries keys (1,024
+// by default) or its records more than 4 MiB, the group that passes the
+// bound folds: it applies the overlay and its own transactions to the
+// tree, writes the changed nodes as a tree commit does, and its head
+// names the new tree. A leaf and its path are so copied once per fold
+// instead of once per group. Options.FoldEntries -1 makes every commit a
+// tree commit.
 //
 // # Checkpoints
 //
@@ -135,6 +166,11 @@
 // the scan starts at the first record. With Options.Strict it always does,
 // verifying every commit, and a valid slot must then name a head of the
 // verified chain.
+//
+// When the recovered head names a log record, Open walks its chain down
+// to the tree and builds the version's overlay from it (at most
+// FoldEntries keys and 4 MiB of records), checking each record's bounds
+// and each entry's; damage found there is ErrCorrupt.
 //
 // What a plain Open does not see: damage to records before the
 // checkpointed head (bit rot, a bad copy) that leaves the head itself
@@ -227,8 +263,10 @@
 //
 // # Compaction
 //
-// Compact copies the nodes and values reachable from the current root into
-// path.compact under a single head (with a checkpoint naming it), syncs it,
+// Compact copies the nodes and values reachable from the current root
+// (and, when log records are laid over the tree, one log record holding
+// the newest entry of each of their keys) into path.compact under a
+// single head (with a checkpoint naming it), syncs it,
 // renames it over the file and syncs the directory, then publishes it. Old
 // snapshots and borrowed values keep the old mapping, and with it the old
 // file's inode, until released.
@@ -260,14 +298,17 @@
 //
 // OpenRAM uses the same format in memory: writes copy into a byte slice
 // that serves as the mapping, and sync does nothing. Memory grows with
-// every commit, so RAM mode compacts automatically (Options.AutoCompact,
+// every commit (by a log record, and by a fold's nodes every FoldEntries
+// keys), so RAM mode compacts automatically (Options.AutoCompact,
 // 32 MiB by default), in the committing leader with commits waiting.
 //
 // # Checking
 //
 // Check verifies the head chain's checksums, that each valid checkpoint
 // slot names a head of that chain, the tree's structure and key order,
-// value records, the key count and that no live records overlap.
+// value records, the log records over the tree (bounds, entries,
+// revisions), the key count of tree and records together and that no
+// live records overlap.
 // Options.Strict runs it after every commit (the last head's records and
 // the whole tree) and at open (every head, from the first record,
 // whatever the checkpoints say).

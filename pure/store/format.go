@@ -16,7 +16,8 @@ const (
 // On-disk layout constants. doc.go describes the format.
 const (
 	fileMagic     = "PURETREE"
-	formatVersion = 2  // files this package writes: checkpoint slots, records at dataStartV2
+	formatVersion = 3  // files this package writes: version 2 plus log records (logrec.go)
+	formatV2      = 2  // checkpoint slots, records at dataStartV2, no log records: read and appended to as trees
 	formatV1      = 1  // files written before checkpoints: records at headerSize, read and appended to
 	headerSize    = 64 // the file header's own length
 	recHdrSize    = 8  // kind u8, flags u8, count u16, len u32
@@ -37,6 +38,7 @@ const (
 	kindBranch = 'B'
 	kindValue  = 'V'
 	kindHead   = 'H'
+	kindLog    = 'D' // a log record: puts and deletes not yet folded into the tree (version 3)
 
 	leafEntFixed    = 16 // rev u64, valLen u32, keyLen u16, flags u8, pad u8
 	leafFlagOutline = 1  // value lives in its own value record
@@ -105,8 +107,8 @@ func checkFileHeader(b []byte) (uint64, error) {
 		return 0, errorf(ErrCorrupt, "file header checksum mismatch")
 	}
 	v := le.Uint32(b[8:])
-	if v != formatVersion && v != formatV1 {
-		return 0, errorf(ErrVersion, "file has version %d, this package reads %d and %d", v, formatV1, formatVersion)
+	if v != formatVersion && v != formatV2 && v != formatV1 {
+		return 0, errorf(ErrVersion, "file has version %d, this package reads %d to %d", v, formatV1, formatVersion)
 	}
 	start := dataStartOf(v)
 	if uint64(le.Uint32(b[12:])) != start {
@@ -121,6 +123,9 @@ func checkFileHeader(b []byte) (uint64, error) {
 // dataStart returns where the records of the mapped file d begin; its
 // header was verified when the file was opened.
 func dataStart(d []byte) uint64 { return uint64(le.Uint32(d[12:])) }
+
+// fileVersion returns the format version of the mapped file d.
+func fileVersion(d []byte) uint32 { return le.Uint32(d[8:]) }
 
 // head is a decoded head record: one published version of the tree.
 //

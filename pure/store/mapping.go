@@ -52,8 +52,12 @@ func (m *mapping) release() {
 // mapping it is read through. Versions are immutable; the store swaps its
 // current version atomically after each durable commit.
 type version struct {
-	m *mapping
-	h head
+	m  *mapping
+	h  head
+	ov *overlay // the log records over the tree when h.root is one (logrec.go); nil: h.root is the tree
+	// ovs is room for ov, so a commit's version and overlay are one
+	// allocation.
+	ovs overlay
 }
 
 // acquireCurrent pins the store's current version: it returns the version

@@ -15,13 +15,19 @@ package store
 
 const (
 	// preallocFrom is the file size below which nothing is preallocated,
-	// so that small stores stay exactly as long as their records.
-	preallocFrom = 1 << 20
+	// so that tiny stores stay exactly as long as their records. 64 KiB,
+	// not more: with log records a small commit appends about a hundred
+	// bytes, so a lone writer takes thousands of commits to pass 1 MiB,
+	// and each of them paid the metadata sync (1 writer committed at about
+	// 0.6 x the rate of tree commits, which reached 1 MiB within a few
+	// hundred commits).
+	preallocFrom = 64 << 10
 	// preallocMin and preallocMax bound a chunk of zeros: a sixteenth of
-	// the file, but at most 2 MiB, since the commit that writes a chunk
-	// waits for its sync (with 8 MiB chunks the p99 commit latency of 64
-	// writers doubled, to about 8 ms).
-	preallocMin = 1 << 20
+	// the file, at least 256 KiB (thousands of small commits' records), but
+	// at most 2 MiB, since the commit that writes a chunk waits for its
+	// sync (with 8 MiB chunks the p99 commit latency of 64 writers
+	// doubled, to about 8 ms).
+	preallocMin = 256 << 10
 	preallocMax = 2 << 20
 )
 
@@ -32,7 +38,7 @@ var zeros [256 << 10]byte
 // end, appending a chunk of zeros when end is beyond them. The caller holds
 // wmu and writes its records below end afterwards.
 func (s *Store) preallocLocked(end uint64) error {
-	if s.ram || end <= s.filled || end < preallocFrom {
+	if s.ram || s.opts.noPrealloc || end <= s.filled || end < preallocFrom {
 		return nil
 	}
 	to := end + min(max(end/16, preallocMin), preallocMax)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -36,7 +37,10 @@ func runProperty(t *testing.T, rng *rand.Rand, ram bool, steps int) {
 	if rng.IntN(2) == 0 {
 		opts.ckptEvery = 1 << (10 + rng.IntN(8)) // 1 KiB to 128 KiB
 	}
-	t.Logf("node size %d, auto-compact %d, checkpoint every %d", nodeSize, opts.AutoCompact, opts.ckptEvery)
+	// Log records over the tree: off (tree commits), folded at every
+	// group, every few groups, or the default.
+	opts.FoldEntries = []int{-1, 1, 8, 64, 0}[rng.IntN(5)]
+	t.Logf("node size %d, auto-compact %d, checkpoint every %d, fold entries %d", nodeSize, opts.AutoCompact, opts.ckptEvery, opts.FoldEntries)
 	path := tempPath(t)
 	open := func() *Store {
 		var s *Store
@@ -217,6 +221,15 @@ func runProperty(t *testing.T, rng *rand.Rand, ram bool, steps int) {
 				t.Fatalf("step %d: Get(%q) = %d bytes rev %d %v, want %d bytes rev %d %v", step, k, len(v), r, ok, len(e.val), e.rev, want)
 			}
 		}
+		// A range scan between two random keys (either end may be open).
+		var from, to []byte
+		if rng.IntN(4) != 0 {
+			from = []byte(keys[rng.IntN(len(keys))])
+		}
+		if rng.IntN(4) != 0 {
+			to = []byte(keys[rng.IntN(len(keys))])
+		}
+		checkRange(t, sn, model, from, to, step)
 		if sn.Rev() != rev && rev != 0 {
 			t.Fatalf("step %d: snapshot rev %d, want %d", step, sn.Rev(), rev)
 		}
@@ -248,5 +261,35 @@ func compareAll(t *testing.T, s *Store, model map[string]modelEntry) {
 	})
 	if n != len(model) || sn.Len() != n {
 		t.Fatalf("store has %d keys (head %d), model %d", n, sn.Len(), len(model))
+	}
+}
+
+// checkRange compares sn.Range(from, to) with the model's keys in [from,
+// to), in order, stopping early half the time to check that a stop is
+// honoured.
+func checkRange(t *testing.T, sn *Snapshot, model map[string]modelEntry, from, to []byte, step int) {
+	t.Helper()
+	var want []string
+	for k := range model {
+		if (from == nil || k >= string(from)) && (to == nil || k < string(to)) {
+			want = append(want, k)
+		}
+	}
+	slices.Sort(want)
+	limit := len(want)
+	if step%2 == 1 && limit > 0 {
+		limit = 1 + step%limit
+	}
+	var got []string
+	sn.Range(from, to, func(k, v []byte, rev uint64) bool {
+		e := model[string(k)]
+		if string(v) != e.val || rev != e.rev {
+			t.Fatalf("step %d: range [%q, %q): key %q has %d bytes rev %d, model %d bytes rev %d", step, from, to, k, len(v), rev, len(e.val), e.rev)
+		}
+		got = append(got, string(k))
+		return len(got) < limit
+	})
+	if !slices.Equal(got, want[:limit]) {
+		t.Fatalf("step %d: range [%q, %q) gave %d keys %q..., want %d", step, from, to, len(got), got[:min(len(got), 5)], limit)
 	}
 }

@@ -9,6 +9,7 @@ type recovered struct {
 	end  uint64
 	base uint64
 	ckpt checkpoint
+	ov   *overlay // h's log records over its tree, or nil
 }
 
 // recoverHead finds the last head of d (the whole file) whose own checksum
@@ -56,6 +57,11 @@ func recoverHead(d []byte, full bool) (recovered, error) {
 			return recovered{}, errorf(ErrCorrupt, "records at %d do not verify but a valid commit follows at %d", r.end, off)
 		}
 	}
+	// The log records over the tree, replayed into the overlay readers
+	// see them through (logrec.go).
+	if r.ov, err = buildOverlay(d, r.h.root, r.h.count); err != nil {
+		return recovered{}, err
+	}
 	return r, nil
 }
 
@@ -70,7 +76,7 @@ func scanHeads(d []byte, last head, pos uint64, c checkpoint) (head, uint64, err
 		if n < recHdrSize || n > size-pos {
 			break
 		}
-		if kind == kindLeaf || kind == kindBranch || kind == kindValue {
+		if kind == kindLeaf || kind == kindBranch || kind == kindValue || kind == kindLog {
 			pos += n
 			continue
 		}

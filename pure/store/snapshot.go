@@ -32,6 +32,7 @@ type Snapshot struct {
 	m      *mapping
 	d      []byte // nil once released
 	h      head
+	ov     *overlay // the version's log records over its tree, or nil
 	live   atomic.Bool
 	owned  bool // a transaction's snapshot: released when the transaction ends
 }
@@ -96,7 +97,7 @@ func (s *Store) SnapshotInto(sn *Snapshot) error {
 
 // pin makes sn read v, taking over v's reference on its mapping.
 func (sn *Snapshot) pin(v *version) {
-	sn.m, sn.d, sn.h = v.m, v.m.data, v.h
+	sn.m, sn.d, sn.h, sn.ov = v.m, v.m.data, v.h, v.ov
 	sn.live.Store(true)
 }
 
@@ -119,7 +120,7 @@ func (sn *Snapshot) release() {
 		return
 	}
 	m := sn.m
-	sn.m, sn.d = nil, nil
+	sn.m, sn.d, sn.ov = nil, nil, nil
 	m.release()
 }
 
@@ -140,7 +141,7 @@ func (sn *Snapshot) Get(key []byte) (val []byte, rev uint64, ok bool) {
 	if sn.d == nil {
 		panic(errUseAfterRelease)
 	}
-	e, ok := lookup(sn.d, sn.h.root, key)
+	e, ok := lookupVersion(sn.d, sn.h.root, sn.ov, key)
 	if !ok {
 		return nil, 0, false
 	}
@@ -155,9 +156,7 @@ func (sn *Snapshot) Range(from, to []byte, fn func(key, val []byte, rev uint64) 
 	if sn.d == nil {
 		panic(errUseAfterRelease)
 	}
-	if sn.h.root != 0 {
-		rangeNode(sn.d, sn.h.root, from, to, fn)
-	}
+	rangeVersion(sn.d, sn.h.root, sn.ov, from, to, fn)
 }
 
 // rangeNode visits the subtree at off; it returns false once fn stopped or
@@ -232,7 +231,7 @@ func (sn *Snapshot) Borrow(key []byte) (*Borrowed, bool) {
 	if sn.d == nil {
 		panic(errUseAfterRelease)
 	}
-	e, ok := lookup(sn.d, sn.h.root, key)
+	e, ok := lookupVersion(sn.d, sn.h.root, sn.ov, key)
 	if !ok {
 		return nil, false
 	}
@@ -262,7 +261,7 @@ func (sn *Snapshot) BorrowInto(b *Borrowed, key []byte) bool {
 	if b.live.Load() {
 		panic(errLendLive)
 	}
-	e, ok := lookup(sn.d, sn.h.root, key)
+	e, ok := lookupVersion(sn.d, sn.h.root, sn.ov, key)
 	if !ok {
 		return false
 	}
@@ -287,7 +286,7 @@ func (s *Store) BorrowInto(b *Borrowed, key []byte) (bool, error) {
 	if v == nil {
 		return false, ErrClosed
 	}
-	e, ok := lookup(v.m.data, v.h.root, key)
+	e, ok := lookupVersion(v.m.data, v.h.root, v.ov, key)
 	if !ok {
 		v.m.release()
 		return false, nil
@@ -304,7 +303,7 @@ func (s *Store) Borrow(key []byte) (*Borrowed, bool, error) {
 	if v == nil {
 		return nil, false, ErrClosed
 	}
-	e, ok := lookup(v.m.data, v.h.root, key)
+	e, ok := lookupVersion(v.m.data, v.h.root, v.ov, key)
 	if !ok {
 		v.m.release()
 		return nil, false, nil

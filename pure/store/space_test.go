@@ -97,12 +97,10 @@ func TestSpace_LongRun(t *testing.T) {
 		}
 		end := int64(v.h.off + headSize)
 		live := int64(dataStart(v.m.data)) + headSize
-		if v.h.root != 0 {
-			c := &checker{d: v.m.data, base: dataStart(v.m.data), limit: v.h.off, maxRev: v.h.rev, leafDepth: -1}
-			if _, err := c.node(v.h.root, 0); err != nil {
-				t.Errorf("after %d writes: %v", n, err)
-			}
-			for _, e := range c.exts {
+		if c, err := checkRecords(v.m.data, v.h); err != nil {
+			t.Errorf("after %d writes: %v", n, err)
+		} else {
+			for _, e := range c.exts { // nodes, values and log records
 				live += int64(e.len)
 			}
 		}

@@ -46,6 +46,15 @@ type Options struct {
 	// commits waiting.
 	AutoCompact int64
 
+	// FoldEntries is how many keys log records may hold over the tree
+	// before a commit folds them into it (logrec.go). Zero means
+	// DefaultFoldEntries; negative means no log records: every commit
+	// rewrites the leaves and paths it changes, as files of format
+	// version 2 and older always do. Larger values make small commits
+	// cheaper (a changed leaf is copied once per fold) and reads of the
+	// latest version a little slower (they look in the log's keys first).
+	FoldEntries int
+
 	// WrapFile, when set, wraps the store's file, for example to inject
 	// write or sync failures in tests. It is also applied to the new file
 	// written by Compact.
@@ -57,6 +66,9 @@ type Options struct {
 	ckptEvery int64
 	// mapMin overrides the smallest mapping of a file (tests of remapping).
 	mapMin int64
+	// noPrealloc turns preallocation off (tests that count a commit's file
+	// operations).
+	noPrealloc bool
 }
 
 // Store is an open tree store: one file holding a copy-on-write B+tree of
@@ -84,6 +96,10 @@ type Store struct {
 	f       File
 	m       *mapping // the writer's mapping (it holds a reference of its own)
 	tip     head     // the last head written: the current version's or newer
+	ov      *overlay // tip's log records over its tree, or nil
+	logOK   bool     // commits may write log records: a version 3 file and FoldEntries >= 0
+	foldAt  int      // fold once the overlay would hold more keys than this
+	lv      logView  // the leader's, reused
 	end     uint64   // where the next record goes: the end of the last head
 	filled  uint64   // the file holds records or zeros up to here (prealloc.go)
 	cold    uint64   // where the next release of written pages starts (cold.go)
@@ -278,9 +294,10 @@ func (s *Store) load(f File) error {
 	}
 	s.f, s.m, s.end, s.tip, s.filled, s.cold = f, m, end, h, end, end
 	s.setCheckpoints(rec.base, rec.ckpt)
+	s.setLog(m.data, rec.ov)
 	s.setCompacted(end)
 	m.acquire() // the version's own reference
-	s.cur.Store(&version{m: m, h: h})
+	s.cur.Store(&version{m: m, h: h, ov: rec.ov})
 	return nil
 }
 
@@ -340,6 +357,17 @@ func (s *Store) setCheckpoints(base uint64, c checkpoint) {
 			s.ckptEvery = uint64(s.opts.ckptEvery)
 		}
 	}
+}
+
+// setLog records the overlay of the tip of the file just opened or
+// compacted, and whether commits may write log records to it.
+func (s *Store) setLog(d []byte, ov *overlay) {
+	s.ov = ov
+	s.foldAt = s.opts.FoldEntries
+	if s.foldAt == 0 {
+		s.foldAt = DefaultFoldEntries
+	}
+	s.logOK = s.foldAt > 0 && fileVersion(d) == formatVersion && !s.opts.ReadOnly
 }
 
 // Path returns the file's path ("" in RAM mode).

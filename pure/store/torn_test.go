@@ -18,20 +18,24 @@ import (
 func TestTornTail_Recovery(t *testing.T) {
 	seed := testSeed(t)
 	for _, every := range []int64{-1, 1} {
-		t.Run(fmt.Sprint("checkpoint-every=", every), func(t *testing.T) {
-			testTornTail(t, rand.New(rand.NewPCG(seed, 3)), every)
-		})
+		// Tree commits (fold -1); log records, the torn commit a fold or
+		// not (3); log records that never fold here (0, the default).
+		for _, fold := range []int{-1, 3, 0} {
+			t.Run(fmt.Sprint("checkpoint-every=", every, "/fold=", fold), func(t *testing.T) {
+				testTornTail(t, rand.New(rand.NewPCG(seed, 3)), every, fold)
+			})
+		}
 	}
 }
 
-func testTornTail(t *testing.T, rng *rand.Rand, every int64) {
+func testTornTail(t *testing.T, rng *rand.Rand, every int64, fold int) {
 	dir := t.TempDir()
 	const bases, trials = 10, 100
 	for b := range bases {
 		// Build a store of a few commits; the last one is the one the
 		// "power cut" tears.
 		path := fmt.Sprintf("%s/base%d", dir, b)
-		s := mustOpen(t, path, &Options{nodeSize: 256, ckptEvery: every})
+		s := mustOpen(t, path, &Options{nodeSize: 256, ckptEvery: every, FoldEntries: fold})
 		model := map[string]string{}
 		var good []byte
 		var goodModel map[string]string

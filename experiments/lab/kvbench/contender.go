@@ -69,6 +69,8 @@ const (
 	NamePebble     = "pebble"       // github.com/cockroachdb/pebble, Sync: true
 	NameRaw        = "fdatasync-4k" // append 4 KiB + fdatasync
 	NamePureNoAuto = "pure-noauto"  // workbench/pure/store, automatic compaction off
+	NamePureTree   = "pure-tree"    // workbench/pure/store without log records (every commit rewrites its leaves and paths)
+	NamePureNoWait = "pure-nowait"  // workbench/pure/store, Options.GroupWait off
 )
 
 var contenders = []Contender{
@@ -110,6 +112,17 @@ var diagnostic = []Contender{
 		Name:  NamePureNoAuto,
 		About: "workbench/pure/store with Options.AutoCompact -1 (no automatic compaction): what compaction costs the commit rate",
 		Open:  openPureNoAuto,
+	},
+	{
+		Name:  NamePureTree,
+		About: "workbench/pure/store with Options.FoldEntries -1 (no log records: every commit rewrites the leaves and paths it changes, as before log records)",
+		Reads: true,
+		Open:  openPureTree,
+	},
+	{
+		Name:  NamePureNoWait,
+		About: "workbench/pure/store with Options.GroupWait -1 (a leader with the disk idle never waits for its group to gather): what the gathering wait costs or gains",
+		Open:  openPureNoWait,
 	},
 }
 

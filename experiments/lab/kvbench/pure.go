@@ -26,6 +26,17 @@ func openPureNoAuto(dir string) (Writer, error) {
 	return openPureWith(dir, &store.Options{AutoCompact: -1})
 }
 
+// openPureTree opens the store without log records.
+func openPureTree(dir string) (Writer, error) {
+	return openPureWith(dir, &store.Options{FoldEntries: -1})
+}
+
+// openPureNoWait opens the store with the group commit's gathering wait
+// off.
+func openPureNoWait(dir string) (Writer, error) {
+	return openPureWith(dir, &store.Options{GroupWait: -1})
+}
+
 func openPureWith(dir string, opts *store.Options) (Writer, error) {
 	s, err := store.Open(filepath.Join(dir, "pure.store"), opts)
 	if err != nil {

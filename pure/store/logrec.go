@@ -1,0 +1,496 @@
+package store
+
+import (
+	"bytes"
+	"hash/maphash"
+	"slices"
+)
+
+// Log records. In a version 3 file a group's commit appends one log
+// record (kind 'D') holding its puts and deletes instead of rewriting the
+// leaves and paths they change, and its head names that record as the
+// root. A log record names the root it is laid over (base): the previous
+// log record, or the tree (0: the empty tree). So a head's root is either
+// a tree node or the newest record of a chain of log records over a tree.
+// Once the records over a tree hold enough keys (Options.FoldEntries) or
+// bytes (foldBytes), the group that passes the bound folds them: it applies
+// them, with its own transactions, to the tree and writes the changed
+// leaves and paths as a tree commit does, and its head names the new tree.
+// A leaf and its path are then copied once per fold rather than once per
+// group.
+//
+// Layout:
+//
+//	header  kind 'D', flags 0, count 0, len u32 (the record's length)
+//	base    u64: the root the record is laid over
+//	entries back to back until len, each
+//	        rev u64, valLen u32, keyLen u16, flags u8, pad u8, key, value
+//
+// An entry is laid out as an inline leaf entry (node.go), so leafKey,
+// leafVal and leafRev read it in place and a value read from it is lent
+// from the mapping like any other. flags is 0 for a put and logFlagDelete
+// for a delete (valLen 0). A record's count is not used: a group may hold
+// more entries than a u16 counts.
+//
+// Readers see the records through an overlay (one per version, never
+// changed once published): the offsets of the newest entry of each key in
+// the chain, sorted by key. A read looks the key up in the overlay first
+// and in the tree below when the overlay does not have it. Recovery
+// rebuilds the overlay of the recovered head by walking its chain.
+
+const (
+	logHdrSize    = recHdrSize + 8 // record header, base u64
+	logFlagDelete = 2
+
+	// DefaultFoldEntries is Options.FoldEntries when it is zero: how many
+	// keys the log records over the tree may hold before a commit folds
+	// them into it.
+	DefaultFoldEntries = 1024
+	// foldBytes bounds the bytes of log records over a tree (and so what
+	// Open replays and what a compaction copies as one record).
+	foldBytes = 4 << 20
+	// maxLogRecord is the longest log record a group writes; a group with
+	// more bytes writes a chain of records.
+	maxLogRecord = 1 << 30
+)
+
+// overlay is the log records of a version laid over its tree, as the
+// newest entry of each key. It is never modified once built.
+type overlay struct {
+	tree      uint64   // the tree's root offset (0: empty)
+	treeCount uint64   // keys in the tree alone
+	ents      []uint64 // file offsets of entries, sorted by key, one per key
+	bytes     uint64   // bytes of the log records in the chain
+	// filter is a Bloom filter of the keys of ents (two bits per key, of
+	// a power of two), so that a read of a key the overlay does not hold
+	// usually skips the search; it holds no false negatives.
+	filter []uint64
+}
+
+// filterSeed seeds the overlay filters' hash; they are never stored.
+var filterSeed = maphash.MakeSeed()
+
+// filterWords returns the size, in words, of the filter of an overlay of
+// up to n keys: about 16 bits per key, a power of two, between 16 and
+// 4,096 words.
+func filterWords(n int) int {
+	w := 16
+	for w*64 < 16*n && w < 4096 {
+		w *= 2
+	}
+	return w
+}
+
+// filterAdd sets key's two bits in f.
+func filterAdd(f []uint64, key []byte) {
+	h := maphash.Bytes(filterSeed, key)
+	m := uint64(len(f))*64 - 1
+	a, b := h&m, (h>>32)&m
+	f[a/64] |= 1 << (a % 64)
+	f[b/64] |= 1 << (b % 64)
+}
+
+// mayHave reports whether key may be in the overlay: false only if it is
+// not.
+func (ov *overlay) mayHave(key []byte) bool {
+	f := ov.filter
+	if len(f) == 0 {
+		return true
+	}
+	h := maphash.Bytes(filterSeed, key)
+	m := uint64(len(f))*64 - 1
+	a, b := h&m, (h>>32)&m
+	return f[a/64]&(1<<(a%64)) != 0 && f[b/64]&(1<<(b%64)) != 0
+}
+
+func logKey(d []byte, e uint64) []byte {
+	kl := uint64(le.Uint16(d[e+12:]))
+	return d[e+leafEntFixed : e+leafEntFixed+kl : e+leafEntFixed+kl]
+}
+
+func logDeleted(d []byte, e uint64) bool { return d[e+14]&logFlagDelete != 0 }
+
+func logEntLen(d []byte, e uint64) uint64 {
+	return leafEntFixed + uint64(le.Uint16(d[e+12:])) + uint64(le.Uint32(d[e+8:]))
+}
+
+func logBase(d []byte, r uint64) uint64 { return le.Uint64(d[r+recHdrSize:]) }
+
+// treeRoot returns the root of the tree of a version with root and ov.
+func treeRoot(root uint64, ov *overlay) uint64 {
+	if ov != nil {
+		return ov.tree
+	}
+	return root
+}
+
+// search returns the index of the first entry whose key is >= key and
+// whether it is equal.
+func (ov *overlay) search(d []byte, key []byte) (int, bool) { return searchEnts(d, ov.ents, key) }
+
+// searchEnts is overlay.search over ents (no closure: reads allocate
+// nothing).
+func searchEnts(d []byte, ents []uint64, key []byte) (int, bool) {
+	lo, hi := 0, len(ents)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if bytes.Compare(logKey(d, ents[m]), key) < 0 {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo, lo < len(ents) && bytes.Equal(logKey(d, ents[lo]), key)
+}
+
+// lookupVersion finds key in the version whose root is root with overlay
+// ov (nil: root is a tree) and returns its entry, a leaf entry or a log
+// entry (both read with leafVal and leafRev); a deleted key is absent.
+func lookupVersion(d []byte, root uint64, ov *overlay, key []byte) (uint64, bool) {
+	if ov != nil {
+		if ov.mayHave(key) {
+			if i, ok := ov.search(d, key); ok {
+				e := ov.ents[i]
+				if logDeleted(d, e) {
+					return 0, false
+				}
+				return e, true
+			}
+		}
+		root = ov.tree
+	}
+	return lookup(d, root, key)
+}
+
+// appendLogEntry appends a log entry to buf.
+func appendLogEntry(buf []byte, key, val []byte, rev uint64, del bool) []byte {
+	start := len(buf)
+	buf = grow(buf, leafEntFixed+len(key)+len(val))
+	b := buf[start:]
+	le.PutUint64(b, rev)
+	le.PutUint32(b[8:], uint32(len(val)))
+	le.PutUint16(b[12:], uint16(len(key)))
+	b[14], b[15] = 0, 0
+	if del {
+		b[14] = logFlagDelete
+	}
+	copy(b[leafEntFixed:], key)
+	copy(b[leafEntFixed+len(key):], val)
+	return buf
+}
+
+// startLogRecord appends the header of a log record over base to buf; its
+// length is set by endLogRecord.
+func startLogRecord(buf []byte, base uint64) []byte {
+	start := len(buf)
+	buf = grow(buf, logHdrSize)
+	putRecHdr(buf[start:], kindLog, 0, 0)
+	le.PutUint64(buf[start+recHdrSize:], base)
+	return buf
+}
+
+// endLogRecord sets the length of the log record starting at buf[start:].
+func endLogRecord(buf []byte, start int) {
+	le.PutUint32(buf[start+4:], uint32(len(buf)-start))
+}
+
+// logChain returns the log records from root down its chain, newest
+// first, and the tree root below them. It checks that each record lies in
+// d with a length that holds its header and that bases go down, so a
+// damaged file cannot send it outside d or round in circles.
+func logChain(d []byte, root uint64) ([]uint64, uint64, error) {
+	var recs []uint64
+	r := root
+	for r != 0 && r < uint64(len(d)) && d[r] == kindLog {
+		if uint64(len(d))-r < logHdrSize {
+			return nil, 0, errorf(ErrCorrupt, "log record at %d runs past the file", r)
+		}
+		n := uint64(le.Uint32(d[r+4:]))
+		if n < logHdrSize || n > uint64(len(d))-r {
+			return nil, 0, errorf(ErrCorrupt, "log record at %d: length %d", r, n)
+		}
+		recs = append(recs, r)
+		b := logBase(d, r)
+		if b >= r {
+			return nil, 0, errorf(ErrCorrupt, "log record at %d: base %d is not before it", r, b)
+		}
+		r = b
+	}
+	return recs, r, nil
+}
+
+// logEntries calls fn for each entry of the log record at r, in order,
+// checking that each lies inside the record.
+func logEntries(d []byte, r uint64, fn func(e uint64) error) error {
+	end := r + uint64(le.Uint32(d[r+4:]))
+	for e := r + logHdrSize; e < end; {
+		if end-e < leafEntFixed {
+			return errorf(ErrCorrupt, "log record at %d: entry at %d truncated", r, e)
+		}
+		n := logEntLen(d, e)
+		if n > end-e {
+			return errorf(ErrCorrupt, "log record at %d: entry at %d runs past the record", r, e)
+		}
+		if err := fn(e); err != nil {
+			return err
+		}
+		e += n
+	}
+	return nil
+}
+
+// buildOverlay returns the overlay of a version whose root is root and
+// which holds count keys: nil when root is a tree.
+func buildOverlay(d []byte, root, count uint64) (*overlay, error) {
+	recs, tree, err := logChain(d, root)
+	if err != nil || len(recs) == 0 {
+		return nil, err
+	}
+	ov := &overlay{tree: tree}
+	var all []uint64
+	for i := len(recs) - 1; i >= 0; i-- {
+		r := recs[i]
+		ov.bytes += uint64(le.Uint32(d[r+4:]))
+		err := logEntries(d, r, func(e uint64) error {
+			if kl := le.Uint16(d[e+12:]); kl == 0 || kl > MaxKeySize {
+				return errorf(ErrCorrupt, "log record at %d: entry at %d has a key of %d bytes", r, e, kl)
+			}
+			all = append(all, e)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	// The newest entry of each key: a stable sort keeps the order of
+	// writes among equal keys, and the last of each run wins.
+	slices.SortStableFunc(all, func(a, b uint64) int { return bytes.Compare(logKey(d, a), logKey(d, b)) })
+	ents := make([]uint64, 0, len(all))
+	for i, e := range all {
+		if i+1 < len(all) && bytes.Equal(logKey(d, e), logKey(d, all[i+1])) {
+			continue
+		}
+		ents = append(ents, e)
+	}
+	ov.ents = ents
+	ov.filter = make([]uint64, filterWords(len(ents)))
+	for _, e := range ents {
+		filterAdd(ov.filter, logKey(d, e))
+	}
+	// The tree's own count: the version's, less the keys the overlay adds,
+	// plus those it deletes.
+	tc := count
+	for _, e := range ents {
+		_, inTree := lookup(d, tree, logKey(d, e))
+		switch del := logDeleted(d, e); {
+		case !del && !inTree:
+			tc--
+		case del && inTree:
+			tc++
+		}
+	}
+	ov.treeCount = tc
+	return ov, nil
+}
+
+// pending is an entry a group is writing into its log record.
+type pending struct {
+	key []byte // in the transaction's buffer
+	off uint64 // file offset the entry will have
+	rev uint64
+	del bool
+}
+
+// logView answers revisions for the commit leader in log mode: the
+// group's own pending writes, then the overlay, then the tree.
+type logView struct {
+	d    []byte
+	root uint64 // the tip's root
+	end  uint64 // where the group's records start: entries below are in d
+	ov   *overlay
+	pend map[string]int // key -> index in news
+	news []pending      // one per key, the newest write
+}
+
+// reset starts the view of a group over the tip with root and ov (or
+// drops what the last group left, with nil).
+func (lv *logView) reset(d []byte, root uint64, ov *overlay, end uint64) {
+	lv.d, lv.root, lv.ov, lv.end = d, root, ov, end
+	if lv.pend == nil {
+		lv.pend = make(map[string]int)
+	}
+	if len(lv.news) > keepEntries {
+		lv.pend = make(map[string]int)
+		lv.news = nil
+		return
+	}
+	if len(lv.news) > pendScan {
+		clear(lv.pend)
+	}
+	clear(lv.news)
+	lv.news = lv.news[:0]
+}
+
+// find returns the index in news of key's pending write: a scan while the
+// group is small, the map once it is not (so small groups allocate
+// nothing for it).
+func (lv *logView) find(key []byte) (int, bool) {
+	if len(lv.news) <= pendScan {
+		for i := range lv.news {
+			if bytes.Equal(lv.news[i].key, key) {
+				return i, true
+			}
+		}
+		return 0, false
+	}
+	i, ok := lv.pend[string(key)]
+	return i, ok
+}
+
+// pendScan is the most pending writes looked up by a scan.
+const pendScan = 16
+
+func (lv *logView) rev(key []byte) uint64 {
+	if i, ok := lv.find(key); ok {
+		if p := &lv.news[i]; !p.del {
+			return p.rev
+		}
+		return 0
+	}
+	if e, ok := lookupVersion(lv.d, lv.root, lv.ov, key); ok {
+		return leafRev(lv.d, e)
+	}
+	return 0
+}
+
+// note records a write of the group.
+func (lv *logView) note(p pending) {
+	if i, ok := lv.find(p.key); ok {
+		lv.news[i] = p
+		return
+	}
+	lv.news = append(lv.news, p)
+	switch n := len(lv.news); {
+	case n == pendScan+1: // the map takes over from the scan
+		for i := range lv.news {
+			lv.pend[string(lv.news[i].key)] = i
+		}
+	case n > pendScan+1:
+		lv.pend[string(p.key)] = n - 1
+	}
+}
+
+// merged returns the overlay entries of lv's overlay with the group's
+// writes laid over them, and their filter: the old overlay's with the
+// group's keys added, or a new one once the entries outgrow it. The two
+// share one allocation. lv.news is sorted by key first.
+func (lv *logView) merged() ([]uint64, []uint64) {
+	slices.SortFunc(lv.news, func(a, b pending) int { return bytes.Compare(a.key, b.key) })
+	var old, oldFilter []uint64
+	if lv.ov != nil {
+		old, oldFilter = lv.ov.ents, lv.ov.filter
+	}
+	n := len(old) + len(lv.news) // at most; keys written again take no new entry
+	fw := filterWords(n)
+	grown := fw != len(oldFilter)
+	mem := make([]uint64, fw+n)
+	filter := mem[:fw:fw]
+	if !grown {
+		copy(filter, oldFilter)
+		for i := range lv.news {
+			filterAdd(filter, lv.news[i].key)
+		}
+	}
+	out := mem[fw:fw]
+	d := lv.d
+	for _, p := range lv.news {
+		j, eq := searchEnts(d, old, p.key)
+		out = append(out, old[:j]...)
+		if eq {
+			j++
+		}
+		old = old[j:]
+		out = append(out, p.off)
+	}
+	out = append(out, old...)
+	if grown {
+		// A larger filter: every key again, the old ones read from the
+		// mapping, the group's from its transactions.
+		for _, e := range out {
+			if e < lv.end {
+				filterAdd(filter, logKey(d, e))
+			}
+		}
+		for i := range lv.news {
+			filterAdd(filter, lv.news[i].key)
+		}
+	}
+	return out, filter
+}
+
+// validLog reports whether every revision tx relies on still holds
+// against lv.
+func (tx *Tx) validLog(lv *logView) bool {
+	for _, c := range tx.checks {
+		if lv.rev(tx.key(c.k0, c.k1)) != c.rev {
+			return false
+		}
+	}
+	return true
+}
+
+// rangeVersion is Range over a version: the tree below root merged with
+// overlay ov (nil: root is a tree).
+func rangeVersion(d []byte, root uint64, ov *overlay, from, to []byte, fn func(key, val []byte, rev uint64) bool) {
+	if ov == nil {
+		if root != 0 {
+			rangeNode(d, root, from, to, fn)
+		}
+		return
+	}
+	ents := ov.ents
+	if from != nil {
+		i, _ := ov.search(d, from)
+		ents = ents[i:]
+	}
+	stopped := false
+	// emit sends the overlay entries before key (all of them, up to to, when
+	// key is nil); it returns false once fn stopped.
+	emit := func(key []byte) bool {
+		for len(ents) > 0 {
+			e := ents[0]
+			k := logKey(d, e)
+			if key != nil && bytes.Compare(k, key) >= 0 {
+				return true
+			}
+			if to != nil && bytes.Compare(k, to) >= 0 {
+				ents = nil
+				return true
+			}
+			ents = ents[1:]
+			if !logDeleted(d, e) && !fn(k, leafVal(d, e), leafRev(d, e)) {
+				stopped = true
+				return false
+			}
+		}
+		return true
+	}
+	if ov.tree != 0 {
+		rangeNode(d, ov.tree, from, to, func(k, v []byte, rev uint64) bool {
+			if !emit(k) {
+				return false
+			}
+			if len(ents) > 0 && bytes.Equal(logKey(d, ents[0]), k) {
+				return true // the overlay's entry for k comes next, in its place
+			}
+			if !fn(k, v, rev) {
+				stopped = true
+				return false
+			}
+			return true
+		})
+	}
+	if !stopped {
+		emit(nil)
+	}
+}
