@@ -80,7 +80,6 @@ func (r *Runtime) save() error {
 func (r *Runtime) run(c *Call) {
 	t := &r.turn
 	t.c, t.ep, t.rows = c, c.ep, 0
-	t.meter, t.left = t.budget > 0, t.budget
 	c.Status, c.Type, c.Out = 200, typeText, c.Out[:0]
 	if c.ep.answer == Rows {
 		c.Type = typeJSON
@@ -106,10 +105,6 @@ func (r *Runtime) call(t *Turn) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			r.unwind()
-			if _, ok := p.(overBudget); ok {
-				err = t.overBudgetError()
-				return
-			}
 			err = fmt.Errorf("app %q: %q panicked: %v; nothing was changed, and the app needs fixing", r.app.app.Name, t.ep.name, p)
 		}
 	}()

@@ -32,15 +32,11 @@
 // TextAt, with Tab.Col). A scan's callback must not write the table it
 // scans.
 //
-// # The execution budget
+// # No execution budget
 //
-// With Options.Budget set, every row a turn reads or writes is charged
-// (budget.go); a turn over budget is stopped and answered 422, and its
-// changes are undone like a failed input's. Without a budget nothing is
-// counted: single-row operations skip the charge on one branch, and
-// scans charge per chunk of rows, never per row or cell. The tag
-// purenobudget builds the runtime without the charges at all, to measure
-// what they cost.
+// This is branch nobudget: the runtime with its execution budget code
+// removed (no Options.Budget, no charges, no meter), the build the
+// budget's cost is measured against with pairs in experiment 045.
 //
 // # The owner
 //
@@ -99,7 +95,7 @@
 //	batch.go    applying a batch, saving it, answering it
 //	turn.go     Turn: what an app's Run sees; JSON rows, RowWriter
 //	tab.go      Tab and Index: a turn's reads and writes of one table
-//	budget.go   the execution budget and the scan loops that charge it
+//	scan.go     the scan loops
 //	table.go    the record layer: records, tables in memory, the undo log
 //	record.go   record encoding, loading
 //	index.go    secondary indexes and their key encoding (Key)

@@ -20,12 +20,6 @@ type Options struct {
 	// then applies what it collected. A negative Gather disables
 	// collecting: every batch is what was queued when the owner looked.
 	Gather time.Duration
-	// Budget, if positive, is the execution budget of every turn: the
-	// rows it may read and write (each record a Get, a Put or a Delete
-	// touches, each record a scan visits). A turn that goes over is
-	// stopped and refused with 422, its changes undone. Zero: no budget,
-	// and no counting.
-	Budget int64
 }
 
 // Stats are a Runtime's counters since Start.
@@ -130,7 +124,6 @@ func load(st *store.Store, a App, opts Options) (*Runtime, error) {
 		}
 		r.turn.tabs = append(r.turn.tabs, tab)
 	}
-	r.turn.budget = opts.Budget
 	return r, nil
 }
 

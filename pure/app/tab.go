@@ -4,8 +4,7 @@ import "fmt"
 
 // Tab is one of the app's tables as a turn reads and writes it: Turn.Table
 // returns it. Like the Turn, it is valid only during the Run it was given
-// to. Every row it reads or writes is charged to the turn's budget, when
-// the runtime has one (Options.Budget).
+// to. (Branch nobudget: the runtime without execution budget code.)
 type Tab struct {
 	t  *Turn
 	tb *table
@@ -35,9 +34,6 @@ func (tb *Tab) Col(name string) int {
 
 // Get returns the record with key, and whether there is one.
 func (tb *Tab) Get(key string) (Record, bool) {
-	if tb.t.metered() {
-		tb.t.charge(1)
-	}
 	if r := tb.tb.rows.get(key); r != nil {
 		return tb.tb.record(r), true
 	}
@@ -47,9 +43,6 @@ func (tb *Tab) Get(key string) (Record, bool) {
 // GetBytes is Get with the key as bytes, which it does not keep: a
 // lookup by a key built in a scratch buffer, without allocating.
 func (tb *Tab) GetBytes(key []byte) (Record, bool) {
-	if tb.t.metered() {
-		tb.t.charge(1)
-	}
 	if r := tb.tb.rows.get(tmpString(key)); r != nil {
 		return tb.tb.record(r), true
 	}
@@ -65,9 +58,6 @@ func (tb *Tab) New(key string) Record { return tb.tb.newRecord(key) }
 // as is (400). Only inputs write; a view that calls Put panics.
 func (tb *Tab) Put(r Record) error {
 	tb.t.writing("Put")
-	if tb.t.metered() {
-		tb.t.charge(1)
-	}
 	if err := tb.tb.put(r); err != nil {
 		return Errorf(400, "%v", err)
 	}
@@ -77,9 +67,6 @@ func (tb *Tab) Put(r Record) error {
 // Delete removes the record with key; an absent key is no error.
 func (tb *Tab) Delete(key string) error {
 	tb.t.writing("Delete")
-	if tb.t.metered() {
-		tb.t.charge(1)
-	}
 	tb.tb.delete(key)
 	return nil
 }
@@ -203,11 +190,8 @@ func (ix *Index) Page(from, count int, desc bool, fn func(r Record) bool) {
 }
 
 // Count returns the number of records Range(lo, hi, ...) would visit,
-// without visiting them (it is charged as one row read).
+// without visiting them.
 func (ix *Index) Count(lo, hi Key) int {
-	if ix.t.metered() {
-		ix.t.charge(1)
-	}
 	s := &ix.ix.entries
 	a, _ := s.locate(tmpString(lo.b))
 	end := s.n

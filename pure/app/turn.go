@@ -21,10 +21,6 @@ type Turn struct {
 	ep   *endpoint
 	rows int // rows written by AddRow and Row
 
-	meter  bool  // a budget is set: charge rows
-	left   int64 // rows left in this turn's budget
-	budget int64
-
 	rw RowWriter
 }
 

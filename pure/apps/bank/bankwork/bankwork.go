@@ -50,19 +50,6 @@ func init() {
 			})
 		}
 	}
-	// The field view with a budget the query stays within: what charging
-	// rows costs, against bank-field-10k (no budget) and a build with the
-	// tag purenobudget (no budget code).
-	field := Queries[5]
-	workload.Register(workload.Workload{
-		Name:        "bank-field-budget-10k",
-		Description: "bank-field-10k with an execution budget of 2^40 rows (every row charged, none refused)",
-		DefaultOps:  5,
-		New: func(ops int) (func(), func(), error) {
-			return prepare(field, 10_000, ops, app.Options{Budget: 1 << 40})
-		},
-		Rerun: true,
-	})
 }
 
 // Name is the workload name of a bank view at size n: bank-<view>-<n/1000>k.
