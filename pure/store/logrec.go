@@ -2,7 +2,6 @@ package store
 
 import (
 	"bytes"
-	"hash/maphash"
 	"slices"
 )
 
@@ -67,8 +66,28 @@ type overlay struct {
 	filter []uint64
 }
 
-// filterSeed seeds the overlay filters' hash; they are never stored.
-var filterSeed = maphash.MakeSeed()
+// filterHash is the overlay filters' hash of key. It is fixed, not seeded
+// per process (as hash/maphash is): a seeded hash made the filter's false
+// positives, and so a read's instruction count, differ from process to
+// process, and the workbench counts reads to the instruction. A filter is
+// never stored and a false positive only costs a search, so a key set
+// chosen against the hash slows reads, never changes them.
+func filterHash(key []byte) uint64 {
+	h := uint64(len(key)) * 0x9e3779b97f4a7c15
+	for len(key) >= 8 {
+		h = (h ^ le.Uint64(key)) * 0xff51afd7ed558ccd
+		h ^= h >> 29
+		key = key[8:]
+	}
+	var t uint64
+	for i, c := range key {
+		t |= uint64(c) << (8 * i)
+	}
+	h = (h ^ t) * 0xc4ceb9fe1a85ec53
+	h ^= h >> 32
+	h *= 0xff51afd7ed558ccd
+	return h ^ h>>29
+}
 
 // filterWords returns the size, in words, of the filter of an overlay of
 // up to n keys: about 16 bits per key, a power of two, between 16 and
@@ -83,7 +102,7 @@ func filterWords(n int) int {
 
 // filterAdd sets key's two bits in f.
 func filterAdd(f []uint64, key []byte) {
-	h := maphash.Bytes(filterSeed, key)
+	h := filterHash(key)
 	m := uint64(len(f))*64 - 1
 	a, b := h&m, (h>>32)&m
 	f[a/64] |= 1 << (a % 64)
@@ -97,7 +116,7 @@ func (ov *overlay) mayHave(key []byte) bool {
 	if len(f) == 0 {
 		return true
 	}
-	h := maphash.Bytes(filterSeed, key)
+	h := filterHash(key)
 	m := uint64(len(f))*64 - 1
 	a, b := h&m, (h>>32)&m
 	return f[a/64]&(1<<(a%64)) != 0 && f[b/64]&(1<<(b%64)) != 0
