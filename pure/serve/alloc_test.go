@@ -85,21 +85,7 @@ func TestConn_RawSocket_ZeroAllocs(t *testing.T) {
 		"GET /docs/big HTTP/1.1\r\n\r\n")
 	out := make([]byte, 64<<10)
 	bigBody := bytes.Repeat([]byte("y"), 4096)
-	round := func() {
-		if _, err := cli.Write(in); err != nil {
-			t.Fatal(err)
-		}
-		for got := 0; ; {
-			m, err := cli.Read(out[got:])
-			if err != nil {
-				t.Fatal(err)
-			}
-			got += m
-			if n := bytes.Count(out[:got], []byte("HTTP/1.1 200 OK")); n == 16 && bytes.HasSuffix(out[:got], bigBody) {
-				break
-			}
-		}
-	}
+	round := pipelinedRound(t, cli, in, out, 16, bigBody)
 	round()
 	if n := testing.AllocsPerRun(100, round); n != 0 {
 		t.Fatalf("%v allocations per batch of 16 pipelined GETs over a socket, want 0", n)

@@ -226,3 +226,24 @@ func benchStore(tb testing.TB) *store.Store {
 	}
 	return st
 }
+
+// pipelinedRound returns a function that writes in (a batch of pipelined
+// requests) to cli and reads into out until it holds answers 200 answers
+// and ends with last: one round of an allocation test.
+func pipelinedRound(t *testing.T, cli net.Conn, in, out []byte, answers int, last []byte) func() {
+	return func() {
+		if _, err := cli.Write(in); err != nil {
+			t.Fatal(err)
+		}
+		for got := 0; ; {
+			m, err := cli.Read(out[got:])
+			if err != nil {
+				t.Fatal(err)
+			}
+			got += m
+			if n := bytes.Count(out[:got], []byte("HTTP/1.1 200 OK")); n == answers && bytes.HasSuffix(out[:got], last) {
+				return
+			}
+		}
+	}
+}

@@ -222,21 +222,7 @@ func TestConn_Sendfile_ZeroAllocs(t *testing.T) {
 	go func() { ended <- c.serveRaw() }()
 	in := []byte(strings.Repeat("GET /docs/big HTTP/1.1\r\n\r\n", 4))
 	out := make([]byte, 4*len(body)+4096)
-	round := func() {
-		if _, err := cli.Write(in); err != nil {
-			t.Fatal(err)
-		}
-		for got := 0; ; {
-			m, err := cli.Read(out[got:])
-			if err != nil {
-				t.Fatal(err)
-			}
-			got += m
-			if n := bytes.Count(out[:got], []byte("HTTP/1.1 200 OK")); n == 4 && bytes.HasSuffix(out[:got], body) {
-				break
-			}
-		}
-	}
+	round := pipelinedRound(t, cli, in, out, 4, body)
 	round()
 	if n := testing.AllocsPerRun(50, round); n != 0 {
 		t.Fatalf("%v allocations per batch of 4 GETs sent by sendfile, want 0", n)
