@@ -11,46 +11,52 @@ package tpcc
 // it (TestDecodeJSON_AsEncodingJSON).
 func (tx *Tx) DecodeJSON(b []byte) bool {
 	p := scan{b: b}
+	ok := p.object(func(name []byte) (uint8, bool) {
+		switch string(name) {
+		case "w":
+			return 1, p.int(&tx.W)
+		case "d":
+			return 2, p.int(&tx.D)
+		case "c":
+			return 4, p.int(&tx.C)
+		case "now":
+			return 8, p.int(&tx.Now)
+		case "lines":
+			return 16, p.lines(&tx.Lines)
+		}
+		return 0, false
+	})
+	p.space()
+	return ok && p.i == len(p.b)
+}
+
+// object decodes a JSON object whose members member reads: member is
+// given each name, reads its value and returns the member's bit (each
+// member at most once) and whether its value decoded; an unknown name
+// returns false.
+func (p *scan) object(member func(name []byte) (uint8, bool)) bool {
 	if !p.is('{') {
 		return false
 	}
-	var seen uint8
-	if !p.is('}') {
-		for {
-			name, ok := p.name()
-			if !ok {
-				return false
-			}
-			var bit uint8
-			switch string(name) {
-			case "w":
-				bit, ok = 1, p.int(&tx.W)
-			case "d":
-				bit, ok = 2, p.int(&tx.D)
-			case "c":
-				bit, ok = 4, p.int(&tx.C)
-			case "now":
-				bit, ok = 8, p.int(&tx.Now)
-			case "lines":
-				bit, ok = 16, p.lines(&tx.Lines)
-			default:
-				return false
-			}
-			if !ok || seen&bit != 0 {
-				return false
-			}
-			seen |= bit
-			if p.is(',') {
-				continue
-			}
-			if !p.is('}') {
-				return false
-			}
-			break
-		}
+	if p.is('}') {
+		return true
 	}
-	p.space()
-	return p.i == len(p.b)
+	var seen uint8
+	for {
+		name, ok := p.name()
+		if !ok {
+			return false
+		}
+		bit, ok := member(name)
+		if !ok || seen&bit != 0 {
+			return false
+		}
+		seen |= bit
+		if p.is(',') {
+			continue
+		}
+		return p.is('}')
+	}
 }
 
 // lines decodes a JSON array of Line objects into *ls (an empty array
@@ -62,40 +68,20 @@ func (p *scan) lines(ls *[]Line) bool {
 	out := make([]Line, 0, 16)
 	if !p.is(']') {
 		for {
-			if !p.is('{') {
-				return false
-			}
 			var l Line
-			var seen uint8
-			if !p.is('}') {
-				for {
-					name, ok := p.name()
-					if !ok {
-						return false
-					}
-					var bit uint8
-					switch string(name) {
-					case "i":
-						bit, ok = 1, p.int(&l.I)
-					case "w":
-						bit, ok = 2, p.int(&l.W)
-					case "q":
-						bit, ok = 4, p.int(&l.Q)
-					default:
-						return false
-					}
-					if !ok || seen&bit != 0 {
-						return false
-					}
-					seen |= bit
-					if p.is(',') {
-						continue
-					}
-					if !p.is('}') {
-						return false
-					}
-					break
+			ok := p.object(func(name []byte) (uint8, bool) {
+				switch string(name) {
+				case "i":
+					return 1, p.int(&l.I)
+				case "w":
+					return 2, p.int(&l.W)
+				case "q":
+					return 4, p.int(&l.Q)
 				}
+				return 0, false
+			})
+			if !ok {
+				return false
 			}
 			out = append(out, l)
 			if p.is(',') {
