@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"net"
 	"strings"
 	"testing"
 )
@@ -59,26 +58,7 @@ func TestConn_RawSocket_ZeroAllocs(t *testing.T) {
 	s := newTestServer(t, Config{})
 	putRaw(t, s.st, "d/d07", []byte(strings.Repeat("x", 64)))
 	putRaw(t, s.st, "d/big", []byte(strings.Repeat("y", 4096)))
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	cli, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cli.Close()
-	nc, err := ln.Accept()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	c := newConn(s)
-	c.nc = nc
-	if c.rawOK = c.raw.attach(nc); !c.rawOK {
-		t.Fatal("a TCP connection has no raw socket")
-	}
+	c, cli := rawLoopbackConn(t, s)
 	ended := make(chan error, 1)
 	go func() { ended <- c.serveRaw() }()
 	in := []byte(strings.Repeat("GET /docs/d07 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n", 15) +

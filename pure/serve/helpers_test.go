@@ -247,3 +247,30 @@ func pipelinedRound(t *testing.T, cli net.Conn, in, out []byte, answers int, las
 		}
 	}
 }
+
+// rawLoopbackConn returns a connection of s over loopback TCP, attached to
+// its raw socket, and the client's end; both close when the test ends.
+func rawLoopbackConn(t *testing.T, s *Server) (*conn, net.Conn) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	cli, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cli.Close() })
+	nc, err := ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { nc.Close() })
+	c := newConn(s)
+	c.nc = nc
+	if c.rawOK = c.raw.attach(nc); !c.rawOK {
+		t.Fatal("a TCP connection has no raw socket")
+	}
+	return c, cli
+}

@@ -195,26 +195,7 @@ func TestConn_Sendfile_ZeroAllocs(t *testing.T) {
 	s := newTestServer(t, Config{Store: st, SendfileMin: 64 << 10})
 	body := noise(7, 128<<10)
 	putRaw(t, st, "d/big", body)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	cli, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cli.Close()
-	nc, err := ln.Accept()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	c := newConn(s)
-	c.nc = nc
-	if c.rawOK = c.raw.attach(nc); !c.rawOK {
-		t.Fatal("a TCP connection has no raw socket")
-	}
+	c, cli := rawLoopbackConn(t, s)
 	sends := 0
 	sendfileWaitHook = func() { sends++ } // counted on the server's goroutine, read after it ended
 	defer func() { sendfileWaitHook = nil }()
