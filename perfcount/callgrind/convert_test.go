@@ -219,3 +219,36 @@ func TestConvert_SampleTypeNamesUnique(t *testing.T) {
 		seen[st.Type] = true
 	}
 }
+
+// Two dumps of the same region, one where callgrind's shadow stack was left
+// stale by Go's stack copying before the region (it holds calls=0 edges such
+// as growStackFrames'2 -> cmdMeasure) and one where it was not, convert to
+// the same stacks: calls that were open when collection began are no
+// evidence of the region's callers and are not used for inference.
+func TestConvert_OpenCallsIgnored(t *testing.T) {
+	stacks := func(name string) []string {
+		prof, err := Convert(parseFixture(t, name), DefaultOptions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return stackStrings(prof)
+	}
+	stale, clean := stacks("pure-count-stale.callgrind"), stacks("pure-count-clean.callgrind")
+	if !slices.Equal(stale, clean) {
+		t.Errorf("stale dump's stacks:\n%s\nclean dump's stacks:\n%s", strings.Join(stale, "\n"), strings.Join(clean, "\n"))
+	}
+	for _, s := range stale {
+		if strings.Contains(s, "growStackFrames") || strings.Contains(s, "main.cmdMeasure") {
+			t.Errorf("stack through a call made before counting began: %s", s)
+		}
+	}
+	var sorted bool
+	for _, s := range clean {
+		if strings.HasPrefix(s, "workbench/perfcount/workload.checkSorted") || strings.Contains(s, "slices.") {
+			sorted = true
+		}
+	}
+	if !sorted {
+		t.Errorf("no stack of the sort itself in:\n%s", strings.Join(clean, "\n"))
+	}
+}

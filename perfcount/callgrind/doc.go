@@ -102,6 +102,24 @@
 // inferred stacks through the runtime) can look odd. With StacksFlat
 // every sample has a single frame and cumulative equals flat.
 //
+// # Calls made before counting began
+//
+// A dump of a region counted with collection toggled (--collect-atstart=no,
+// as perfcount's regions are) holds call edges with a call count of 0: the
+// calls that were open when collection began, from main down to the
+// region's marker, with the whole region as their inclusive cost. They
+// carry no information about how the region's cost divides among callers,
+// and in Go programs they can be wrong: callgrind follows calls by a
+// shadow stack checked against the stack pointer, and when the runtime
+// copies a goroutine's stack to a larger one (runtime.morestack) before the
+// region, the frames recorded on the old stack may never be popped, so a
+// return is taken for a call (main.growStackFrames'2 calling
+// main.cmdMeasure, seen in pure-count's dumps when the new stack landed
+// below the old one, which depends on the heap's state and so on timing).
+// Edges with a zero call count are therefore left out of inference: a
+// region's inferred chains end at the first frame whose call was made
+// while counting. Their costs are not lost: self costs are kept whole.
+//
 // Samples number at most the sum over source lines of the smaller of the
 // line's cost and the size of its function's caller tree, which has at
 // most MaxDepth/MinWeight nodes.

@@ -81,6 +81,17 @@ func buildGraph(p *Profile) (*graph, error) {
 			}
 		}
 		for _, c := range part.Calls {
+			if c.Count == 0 {
+				// A call callgrind did not see being made: it was made
+				// while collection was off and was still open when
+				// collection began (or when the dump was written). Its
+				// inclusive cost is whatever ran since then, and its
+				// caller is what callgrind's shadow stack held, which Go's
+				// stack copying can leave stale (package doc, "Calls made
+				// before counting began"). It is no evidence of who called
+				// whom while counting, so inference does not use it.
+				continue
+			}
 			k := edgeKey{get(c.Caller), get(c.Callee), gpos{c.File, c.Line}}
 			e, ok := edges[k]
 			if !ok {

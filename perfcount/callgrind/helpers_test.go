@@ -26,6 +26,8 @@ var fixtures = []fixture{
 	{"c-jumps.callgrind", 1, map[string]uint64{"Ir": 1440}},
 	{"handmade.callgrind", 1, map[string]uint64{"Ir": 935, "Dr": 33}},
 	{"go-full.callgrind", 1, map[string]uint64{"Ir": 332552}},
+	{"pure-count-stale.callgrind", 1, map[string]uint64{"Ir": 6887584}},
+	{"pure-count-clean.callgrind", 1, map[string]uint64{"Ir": 6887584}},
 }
 
 func parseFixture(t testing.TB, name string) *Profile {
