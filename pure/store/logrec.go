@@ -472,44 +472,131 @@ func rangeVersion(d []byte, root uint64, ov *overlay, from, to []byte, fn func(k
 		i, _ := ov.search(d, from)
 		ents = ents[i:]
 	}
-	stopped := false
-	// emit sends the overlay entries before key (all of them, up to to, when
-	// key is nil); it returns false once fn stopped.
-	emit := func(key []byte) bool {
-		for len(ents) > 0 {
-			e := ents[0]
-			k := logKey(d, e)
-			if key != nil && bytes.Compare(k, key) >= 0 {
-				return true
+	if to != nil {
+		j, _ := searchEnts(d, ents, to)
+		ents = ents[:j]
+	}
+	if len(ents) == 0 {
+		// Nothing of the overlay in range: the tree's scan as it is.
+		if ov.tree != 0 {
+			rangeNode(d, ov.tree, from, to, fn)
+		}
+		return
+	}
+	m := rangeMerge{d: d, to: to, ents: ents, next: logKey(d, ents[0])}
+	if ov.tree != 0 && !m.node(ov.tree, from, fn) {
+		return
+	}
+	m.emitBefore(nil, fn)
+}
+
+// rangeMerge is the state of a range scan of a tree merged with overlay
+// entries (ents, all within the range, sorted; next is the key of
+// ents[0]). It compares tree keys with the overlay only in leaves whose
+// last key reaches next, so a scan that meets few overlay entries costs
+// about what the tree's own scan does: one comparison per leaf, not per
+// key. (fn is passed to its methods, not kept in it: escape analysis is
+// not field-sensitive, and a kept fn would leak with the keys it is given,
+// so that every Range allocated its closure.)
+type rangeMerge struct {
+	d    []byte
+	to   []byte
+	ents []uint64
+	next []byte // logKey of ents[0]; nil once ents is empty
+}
+
+// node is rangeNode for the merge; it returns false once fn stopped or
+// the scan reached to (ents then holds nothing more to send).
+func (m *rangeMerge) node(off uint64, from []byte, fn func(key, val []byte, rev uint64) bool) bool {
+	d := m.d
+	n := nodeCount(d, off)
+	if nodeKind(d, off) == kindBranch {
+		i := 0
+		if from != nil {
+			i = branchSearch(d, off, from)
+		}
+		for ; i < n; i++ {
+			e := entAt(d, off, i)
+			if m.to != nil && i > 0 && bytes.Compare(branchKey(d, e), m.to) >= 0 {
+				m.emitBefore(nil, fn) // the scan reached to: the rest of ents, then stop
+				return false
 			}
-			if to != nil && bytes.Compare(k, to) >= 0 {
-				ents = nil
-				return true
-			}
-			ents = ents[1:]
-			if !logDeleted(d, e) && !fn(k, leafVal(d, e), leafRev(d, e)) {
-				stopped = true
+			if !m.node(branchChild(d, e), from, fn) {
 				return false
 			}
 		}
 		return true
 	}
-	if ov.tree != 0 {
-		rangeNode(d, ov.tree, from, to, func(k, v []byte, rev uint64) bool {
-			if !emit(k) {
-				return false
-			}
-			if len(ents) > 0 && bytes.Equal(logKey(d, ents[0]), k) {
-				return true // the overlay's entry for k comes next, in its place
-			}
-			if !fn(k, v, rev) {
-				stopped = true
-				return false
-			}
+	if n == 0 {
+		return true
+	}
+	i := 0
+	if from != nil {
+		i, _ = leafSearch(d, off, from)
+	}
+	last := leafKey(d, entAt(d, off, n-1))
+	if m.next == nil || bytes.Compare(m.next, last) > 0 {
+		// No overlay entry up to the leaf's last key: the tree's own scan.
+		switch scanLeaf(d, off, i, n, m.to, fn) {
+		case scanOn:
 			return true
-		})
+		case scanAtEnd:
+			m.emitBefore(nil, fn) // the scan reached to: the rest of ents, then stop
+		}
+		return false
 	}
-	if !stopped {
-		emit(nil)
+	merge := true
+	for ; i < n; i++ {
+		e := entAt(d, off, i)
+		k := leafKey(d, e)
+		if m.to != nil && bytes.Compare(k, m.to) >= 0 {
+			m.emitBefore(nil, fn) // the scan reached to: the rest of ents, then stop
+			return false
+		}
+		if merge && bytes.Compare(m.next, k) <= 0 {
+			if !m.emitBefore(k, fn) {
+				return false
+			}
+			same := m.next != nil && bytes.Equal(m.next, k)
+			if same && !m.emitOne(fn) { // the overlay's entry for k stands in for the tree's
+				return false
+			}
+			merge = m.next != nil && bytes.Compare(m.next, last) <= 0
+			if same {
+				continue
+			}
+		}
+		if !fn(k, leafVal(d, e), leafRev(d, e)) {
+			return false
+		}
 	}
+	return true
+}
+
+// emitBefore sends the overlay entries whose keys are below key (all that
+// are left when key is nil); it returns false once fn stopped.
+func (m *rangeMerge) emitBefore(key []byte, fn func(key, val []byte, rev uint64) bool) bool {
+	for m.next != nil && (key == nil || bytes.Compare(m.next, key) < 0) {
+		if !m.emitOne(fn) {
+			return false
+		}
+	}
+	return true
+}
+
+// emitOne sends the overlay entry ents[0] (unless it deletes its key) and
+// moves to the next; it returns false once fn stopped.
+func (m *rangeMerge) emitOne(fn func(key, val []byte, rev uint64) bool) bool {
+	e := m.ents[0]
+	k := m.next
+	m.ents = m.ents[1:]
+	if len(m.ents) > 0 {
+		m.next = logKey(m.d, m.ents[0])
+	} else {
+		m.next = nil
+	}
+	if logDeleted(m.d, e) {
+		return true
+	}
+	return fn(k, leafVal(m.d, e), leafRev(m.d, e))
 }

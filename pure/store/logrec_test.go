@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"strings"
 	"testing"
@@ -237,5 +238,83 @@ func TestLog_VersionTwoFilesStayTrees(t *testing.T) {
 	}
 	if err := s.Check(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Range over a tree of several levels with log records laid over it
+// (overwrites, deletes and new keys, scattered and in runs) gives the
+// model's keys in order for bounded and open ranges and honours an early
+// stop: the merge compares with the overlay only in leaves that reach its
+// next entry, so the leaves it skips and the ones it merges both need
+// checking.
+func TestRange_TreeWithOverlay(t *testing.T) {
+	s, err := OpenRAM(&Options{nodeSize: 256, FoldEntries: 1 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	model := map[string]modelEntry{}
+	tx, _ := s.Begin()
+	for i := 0; i < 3000; i += 2 { // more than FoldEntries: folded into the tree
+		tx.Put([]byte(key(i)), []byte(fmt.Sprint("tree", i)), Any)
+	}
+	rev, err := tx.Commit()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3000; i += 2 {
+		model[key(i)] = modelEntry{fmt.Sprint("tree", i), rev}
+	}
+	rng := rand.New(rand.NewPCG(7, 7))
+	for c := range 300 {
+		tx, _ := s.Begin()
+		type op struct {
+			k   string
+			del bool
+		}
+		var ops []op
+		for range 1 + c%3 {
+			k := key(rng.IntN(3000))
+			if c%40 < 4 { // now and then a run of neighbours
+				k = key(1200 + c%40*3)
+			}
+			if rng.IntN(4) == 0 {
+				tx.Delete([]byte(k), Any)
+				ops = append(ops, op{k, true})
+			} else {
+				tx.Put([]byte(k), []byte(fmt.Sprint("log", c)), Any)
+				ops = append(ops, op{k, false})
+			}
+		}
+		rev, err := tx.Commit()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range ops { // in order: a key may be put and deleted in one transaction
+			if o.del {
+				delete(model, o.k)
+			} else {
+				model[o.k] = modelEntry{fmt.Sprint("log", c), rev}
+			}
+		}
+	}
+	sn, err := s.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sn.Release()
+	if sn.ov == nil || len(sn.ov.ents) < 100 || sn.ov.tree == 0 {
+		t.Fatalf("want a tree with an overlay of at least 100 entries; overlay %v", sn.ov != nil)
+	}
+	compareAll(t, s, model)
+	bound := func() []byte {
+		if rng.IntN(5) == 0 {
+			return nil
+		}
+		return []byte(key(rng.IntN(3100)))
+	}
+	for step := range 2000 {
+		from, to := bound(), bound()
+		checkRange(t, sn, model, from, to, step)
 	}
 }

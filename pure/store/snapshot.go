@@ -183,17 +183,31 @@ func rangeNode(d []byte, off uint64, from, to []byte, fn func(key, val []byte, r
 	if from != nil {
 		i, _ = leafSearch(d, off, from)
 	}
+	return scanLeaf(d, off, i, n, to, fn) == scanOn
+}
+
+// scanLeaf's results: the scan goes on to the next leaf, it reached the
+// end of the range, or fn stopped it.
+const (
+	scanOn = iota
+	scanAtEnd
+	scanStopped
+)
+
+// scanLeaf sends the entries i to n-1 of the leaf at off to fn, up to the
+// first key at or past to (nil: no end).
+func scanLeaf(d []byte, off uint64, i, n int, to []byte, fn func(key, val []byte, rev uint64) bool) int {
 	for ; i < n; i++ {
 		e := entAt(d, off, i)
 		k := leafKey(d, e)
 		if to != nil && bytes.Compare(k, to) >= 0 {
-			return false
+			return scanAtEnd
 		}
 		if !fn(k, leafVal(d, e), leafRev(d, e)) {
-			return false
+			return scanStopped
 		}
 	}
-	return true
+	return scanOn
 }
 
 // Borrowed is a value lent straight from the mapping, with its own
