@@ -193,35 +193,26 @@ func (c *checker) record(off uint64, kinds string) (uint64, error) {
 
 // node checks the subtree at off and returns its first key.
 func (c *checker) node(off uint64, depth int) ([]byte, error) {
-	if depth > 64 {
-		return nil, errorf(ErrCorrupt, "node at %d: tree deeper than 64 levels", off)
+	if depth > maxTreeDepth {
+		return nil, errorf(ErrCorrupt, "node at %d: tree deeper than %d levels", off, maxTreeDepth)
 	}
 	n, err := c.record(off, "LB")
 	if err != nil {
 		return nil, err
 	}
-	d := c.d
-	count := uint64(nodeCount(d, off))
-	leaf := d[off] == kindLeaf
-	if count == 0 || recHdrSize+4*count > n {
-		return nil, errorf(ErrCorrupt, "node at %d: %d entries do not fit %d bytes", off, count, n)
+	if err := nodeShape(c.d, off, n); err != nil {
+		return nil, err
 	}
+	d := c.d
+	leaf := d[off] == kindLeaf
 	var first []byte
-	for i := range count {
-		eo := uint64(le.Uint32(d[off+recHdrSize+4*i:]))
-		next := n
-		if i+1 < count {
-			next = uint64(le.Uint32(d[off+recHdrSize+4*(i+1):]))
-		}
-		if eo < recHdrSize+4*count || next > n || eo > next {
-			return nil, errorf(ErrCorrupt, "node at %d: entry %d at %d..%d out of bounds", off, i, eo, next)
-		}
-		e, room := off+eo, next-eo
+	for i := range nodeCount(d, off) {
+		e := entAt(d, off, i)
 		var key []byte
 		if leaf {
-			key, err = c.leafEntry(off, e, room)
+			key, err = c.leafEntry(off, e)
 		} else {
-			key, err = c.branchEntry(off, e, room, depth)
+			key, err = c.branchEntry(off, e, depth)
 		}
 		if err != nil {
 			return nil, err
@@ -240,22 +231,11 @@ func (c *checker) node(off uint64, depth int) ([]byte, error) {
 	return first, nil
 }
 
-func (c *checker) leafEntry(off, e, room uint64) ([]byte, error) {
+// leafEntry checks what nodeShape left of the leaf entry at e: its
+// revision, the order of its key, and its value record if out of line.
+func (c *checker) leafEntry(off, e uint64) ([]byte, error) {
 	d := c.d
-	if room < leafEntFixed {
-		return nil, errorf(ErrCorrupt, "leaf at %d: entry at %d truncated", off, e)
-	}
-	rev, vl, kl := le.Uint64(d[e:]), uint64(le.Uint32(d[e+8:])), uint64(le.Uint16(d[e+12:]))
-	outline := d[e+14]&leafFlagOutline != 0
-	need := leafEntFixed + kl
-	if outline {
-		need += 8
-	} else {
-		need += vl
-	}
-	if need > room || kl == 0 || kl > MaxKeySize || d[e+14]&^leafFlagOutline != 0 {
-		return nil, errorf(ErrCorrupt, "leaf at %d: entry at %d malformed", off, e)
-	}
+	rev, vl := le.Uint64(d[e:]), uint64(le.Uint32(d[e+8:]))
 	key := leafKey(d, e)
 	if rev == 0 || rev > c.maxRev {
 		return nil, errorf(ErrCorrupt, "leaf at %d: key %q has revision %d outside [1, %d]", off, key, rev, c.maxRev)
@@ -265,7 +245,7 @@ func (c *checker) leafEntry(off, e, room uint64) ([]byte, error) {
 	}
 	c.last = key
 	c.keys++
-	if outline {
+	if d[e+14]&leafFlagOutline != 0 {
 		vo := le.Uint64(d[e+16:])
 		n, err := c.record(vo, "V")
 		if err != nil {
@@ -278,15 +258,10 @@ func (c *checker) leafEntry(off, e, room uint64) ([]byte, error) {
 	return key, nil
 }
 
-func (c *checker) branchEntry(off, e, room uint64, depth int) ([]byte, error) {
+// branchEntry checks the child of the branch entry at e, whose first key
+// must be the entry's key.
+func (c *checker) branchEntry(off, e uint64, depth int) ([]byte, error) {
 	d := c.d
-	if room < branchEntFixed {
-		return nil, errorf(ErrCorrupt, "branch at %d: entry at %d truncated", off, e)
-	}
-	kl := uint64(le.Uint16(d[e+8:]))
-	if branchEntFixed+kl > room || kl == 0 || kl > MaxKeySize {
-		return nil, errorf(ErrCorrupt, "branch at %d: entry at %d malformed", off, e)
-	}
 	key := branchKey(d, e)
 	child := branchChild(d, e)
 	first, err := c.node(child, depth+1)

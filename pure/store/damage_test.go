@@ -80,3 +80,43 @@ func TestOpen_RandomDamageNeverPanics(t *testing.T) {
 		}
 	}
 }
+
+// TestOpen_DamagedTreeUnderCheckpoint damages the tree below log records,
+// inside the checkpointed prefix that a plain Open does not re-read. Open
+// still looks the records' keys up in that tree (to count its keys), and
+// must refuse with ErrCorrupt rather than read outside the node: here its
+// root claims 65,535 entries.
+func TestOpen_DamagedTreeUnderCheckpoint(t *testing.T) {
+	path := tempPath(t)
+	s := mustOpen(t, path, &Options{nodeSize: 256, ckptEvery: 1, FoldEntries: -1})
+	tx, _ := s.Begin()
+	for i := range 300 {
+		tx.Put([]byte(key(i)), []byte("tree"), Any)
+	}
+	if _, err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s = mustOpen(t, path, &Options{nodeSize: 256, ckptEvery: 1})
+	put(t, s, key(7), "record")
+	put(t, s, "new", "record")
+	v := s.cur.Load()
+	recs, tree, err := logChain(v.m.data, v.h.root)
+	if err != nil || len(recs) == 0 || tree == 0 || nodeKind(v.m.data, tree) != kindBranch {
+		t.Fatalf("want log records over a branch: %d records, tree at %d, %v", len(recs), tree, err)
+	}
+	s.Close()
+	b, _ := os.ReadFile(path)
+	le.PutUint16(b[tree+2:], 0xffff)
+	os.WriteFile(path, b, 0o644)
+	for _, strict := range []bool{false, true} {
+		s, err := Open(path, &Options{Strict: strict})
+		if !errors.Is(err, ErrCorrupt) {
+			if err == nil {
+				s.Close()
+			}
+			t.Fatalf("strict=%v: open of a file whose tree root claims 65,535 entries: %v, want ErrCorrupt", strict, err)
+		}
+		t.Logf("strict=%v: %v", strict, err)
+	}
+}

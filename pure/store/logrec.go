@@ -300,7 +300,10 @@ func buildOverlay(d []byte, root, count uint64) (*overlay, error) {
 	// plus those it deletes.
 	tc := count
 	for _, e := range ents {
-		_, inTree := lookup(d, tree, logKey(d, e))
+		inTree, err := lookupChecked(d, tree, logKey(d, e))
+		if err != nil {
+			return nil, err
+		}
 		switch del := logDeleted(d, e); {
 		case !del && !inTree:
 			tc--

@@ -20,8 +20,10 @@ import "bytes"
 // where key is the first key of the child's subtree.
 //
 // The functions below read nodes straight from the mapping. They trust it:
-// every byte they reach was verified by a checksum when the store was opened
-// or written by this process. Check uses its own validating walk.
+// every byte they reach was verified by a checksum when the store was opened,
+// or when it was written under a checkpoint that a plain Open does not
+// re-read, or was written by this process. Check, and the overlay built at
+// Open, walk unverified nodes through nodeShape first (shape.go).
 
 func nodeKind(d []byte, off uint64) byte { return d[off] }
 
