@@ -35,6 +35,7 @@
 //	compact.go     compaction: online, automatic, and RAM mode's
 //	copier.go      copying the live tree into the new file, in rounds
 //	check.go       the consistency checker (and strict mode)
+//	shape.go       node layout checks for walks of unverified bytes
 //	file.go        the File interface, the mmap/fdatasync implementation
 //	ram.go         RAM mode's in-memory File
 //	errors.go      sentinel errors, by phase
@@ -170,7 +171,11 @@
 // When the recovered head names a log record, Open walks its chain down
 // to the tree and builds the version's overlay from it (at most
 // FoldEntries keys and 4 MiB of records), checking each record's bounds
-// and each entry's; damage found there is ErrCorrupt.
+// and each entry's; damage found there is ErrCorrupt. To count the tree's
+// own keys it looks each record key up in the tree, whose nodes may lie in
+// the checkpointed prefix that a plain Open does not re-read: that lookup
+// checks each node's bounds and layout first (shape.go), so damage met on
+// its way is ErrCorrupt too, not a read outside the node.
 //
 // What a plain Open does not see: damage to records before the
 // checkpointed head (bit rot, a bad copy) that leaves the head itself
