@@ -94,6 +94,18 @@ func TestDiffProfiles_Order(t *testing.T) {
 	if strings.Join(got, " ") != "d a b" || d.Changed != 4 || d.BeforeTotal != 50 || d.AfterTotal != 71 {
 		t.Errorf("top %v, changed %d, totals %d→%d; want d a b, 4, 50→71", got, d.Changed, d.BeforeTotal, d.AfterTotal)
 	}
+	// Callgrind's recursion levels of one function are one line: here
+	// f's cost moved between its levels (as it does between two processes
+	// of a Go program) and g's did not change.
+	lv := []string{"f", "f'2", "g'3", "f'x", "'2"}
+	d, err = diffProfiles(mk(map[string]int64{"f": 100, "f'2": 50, "g'3": 7, "f'x": 1, "'2": 1}, lv...),
+		mk(map[string]int64{"f": 20, "f'2": 131, "g'3": 7, "f'x": 1, "'2": 1}, lv...), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Top) != 1 || d.Top[0] != (FuncDelta{Function: "f", Before: 150, After: 151, Delta: 1}) || d.Changed != 1 {
+		t.Errorf("recursion levels: top %+v, changed %d; want f 150 -> 151 alone", d.Top, d.Changed)
+	}
 	other := &profile.Profile{SampleType: []*profile.ValueType{{Type: "cycles"}}}
 	if _, err := diffProfiles(other, after, 3); err == nil {
 		t.Error("profiles of different sample types compared")

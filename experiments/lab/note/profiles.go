@@ -121,8 +121,9 @@ func readProfile(path string) (*profile.Profile, error) {
 	return profile.Parse(f)
 }
 
-// diffProfiles sums the flat values of before and after per function name,
-// in the after profile's default sample type, and returns the top
+// diffProfiles sums the flat values of before and after per function name
+// (recursion levels merged: recursionFree), in the after profile's default
+// sample type, and returns the top
 // functions by absolute change.
 func diffProfiles(before, after *profile.Profile, top int) (*ProfileDiff, error) {
 	ia, err := after.SampleIndexByName("")
@@ -187,9 +188,31 @@ func flat(p *profile.Profile, i int) (map[string]int64, int64) {
 				name = fmt.Sprintf("0x%x", loc.Address)
 			}
 		}
-		out[name] += v
+		out[recursionFree(name)] += v
 	}
 	return out, total
+}
+
+// recursionFree returns name without callgrind's recursion level ("f'2"
+// is f called from within f: callgrind's --separate-recs, which its
+// default sets to 2), so that one function's flat value is one line. In
+// Go programs callgrind's shadow stack is
+// confused by goroutine stack switches, so how a function's cost divides
+// among its levels differs from process to process: in a difference of two
+// processes (a Go benchmark's N2 and N1 runs) the levels alone can show
+// large opposite changes, and even negative values, that cancel once
+// summed.
+func recursionFree(name string) string {
+	i := strings.LastIndexByte(name, '\'')
+	if i <= 0 || i == len(name)-1 {
+		return name
+	}
+	for _, c := range name[i+1:] {
+		if c < '0' || c > '9' {
+			return name
+		}
+	}
+	return name[:i]
 }
 
 // abs64 returns |x|.
