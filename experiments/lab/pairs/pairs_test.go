@@ -389,7 +389,10 @@ func TestRun_UnknownRevision(t *testing.T) {
 func TestRun_Timeout(t *testing.T) {
 	f := newFixture(t)
 	su := filepath.Join(f.repo.Dir, "experiments", "suites", "sleepy.suite")
-	if err := os.WriteFile(su, []byte("workload sleep backend=perf timeout=300ms\nworkload count-a backend=perf\n"), 0o644); err != nil {
+	// 2s, not less: the stub must start and say "sleeping" before it is
+	// killed, and on a loaded machine (CI beside other jobs) a 300 ms
+	// timeout once killed it first.
+	if err := os.WriteFile(su, []byte("workload sleep backend=perf timeout=2s\nworkload count-a backend=perf\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	o := f.opts
@@ -405,7 +408,7 @@ func TestRun_Timeout(t *testing.T) {
 	for _, l := range lines {
 		switch l.Workload {
 		case "sleep":
-			if l.ExitCode != -1 || l.Error != "perf measurement: killed after its timeout of 300ms" ||
+			if l.ExitCode != -1 || l.Error != "perf measurement: killed after its timeout of 2s" ||
 				!strings.Contains(l.StderrTail, "sleeping") || l.Measurements[0].ExitCode != -1 {
 				t.Errorf("sleep: exit %d, error %q, stderr %q", l.ExitCode, l.Error, l.StderrTail)
 			}
