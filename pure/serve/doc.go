@@ -144,20 +144,25 @@
 // 10 % of pipelined CPU, not the factor that 3x fasthttp asks for, while
 // the kernel's send and read stay. Not done.
 //
-// Big bodies. A 1 MiB GET is the kernel's copy of the lent mapping into
-// the socket (copy_from_iter: 45 % of the server's CPU, sendmsg in all
-// 97 %); net/http pays the same copy, which bounds the ratio. Steady state
-// takes no page faults on the mapping (perf: 0 faults in 2 s), so madvise or
-// MAP_POPULATE would not help; a fixed 4 MiB SO_SNDBUF measured the same as
-// autotuning. Config.SendfileMin (pure-serve --sendfile-min) sends bodies
-// from the store's file with sendfile(2) instead, by the value's location
-// (store.Borrowed.Location, whose descriptor lives as long as the lent
-// mapping), so the server copies nothing; it is off by default because on
-// this machine's loopback it cost more server CPU than the copy it saves:
-// 0.68x the write's 2xx per server CPU-s in experiment 046, and probe 909
-// found the same for sendfile and splice outside HTTP. The page-cache
-// pages leave in 64 KiB splice chunks, each pushed on its own, and on
-// loopback the receiver's protocol work runs in the sender's softirq.
+// Big bodies. Written from the lent mapping, a 1 MiB GET is the kernel's
+// copy of it into the socket (copy_from_iter: 45-56 % of the server's CPU,
+// sendmsg in all 97 %); net/http pays the same copy, so the write cannot
+// do much better than net/http. Steady state takes no page faults on the
+// mapping (perf: 0.02 per GET), so madvise or MAP_POPULATE would not help,
+// and a 2 or 4 MiB SO_SNDBUF measured the same as autotuning, with the write
+// and with sendfile. Config.SendfileMin (pure-serve --sendfile-min, 64 KiB
+// by default) sends bodies from the store's file with sendfile(2) instead,
+// by the value's location (store.Borrowed.Location, whose descriptor lives
+// as long as the lent mapping): the socket holds the page cache's pages
+// and the reader copies them out, so the server copies nothing. What that
+// saves depends on what the copy costs, which depends on the machine's
+// memory traffic: in experiment 046 (load average 2-3) the copy was
+// cheap and sendfile's extra work (a splice per 64 KiB, more segments
+// and softirqs per answer: about 20 and 22-26 against 17 and 17) made it
+// 0.68x the write's 2xx per server CPU-s; in experiment 050 (load 5-8,
+// where a 1 MiB copy in the kernel cost about 300 us) sendfile cost about
+// half the write's CPU per answer. On a deployment over a real network
+// interface the receiver's work is not on the server's CPU at all.
 //
 // Memory. Peak RSS on 64 B GETs with --data is about 10-12 MB: the binary's
 // touched pages 3.9 MB, libc and the loader 1.5 MB (cgo, linked for the net
