@@ -47,10 +47,10 @@ const storeFile = "pure.db"
 
 // DefaultSendfileMin is --sendfile-min's default: document bodies of 64 KiB
 // and more leave by sendfile(2) from the store's file (--data), so the
-// server does not copy them into the socket; in experiment 050 that made a
-// 1 MiB GET cost the server about half the CPU of the write from the
-// mapping, while 046, on a quieter machine, had measured it at 0.68x the
-// write's 2xx per CPU-second (see pure/serve's Performance notes).
+// server does not copy them into the socket; in experiment 050 a 1 MiB GET
+// sent so cost the server 0.52-0.74 of the CPU of the write from the
+// mapping, in every round, while 046 had measured it at 0.68x the write's
+// 2xx per CPU-second (see pure/serve's Performance notes).
 const DefaultSendfileMin = 64 << 10
 
 const usage = `usage: pure-serve --ram | --data DIR [flags]

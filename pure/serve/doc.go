@@ -162,15 +162,15 @@
 // by default) sends bodies from the store's file with sendfile(2) instead,
 // by the value's location (store.Borrowed.Location, whose descriptor lives
 // as long as the lent mapping): the socket holds the page cache's pages
-// and the reader copies them out, so the server copies nothing. What that
-// saves depends on what the copy costs, which depends on the machine's
-// memory traffic: in experiment 046 (load average 2-3) the copy was
-// cheap and sendfile's extra work (a splice per 64 KiB, more segments
-// and softirqs per answer: about 20 and 22-26 against 17 and 17) made it
-// 0.68x the write's 2xx per server CPU-s; in experiment 050 (load 5-8,
-// where a 1 MiB copy in the kernel cost about 300 us) sendfile cost about
-// half the write's CPU per answer. On a deployment over a real network
-// interface the receiver's work is not on the server's CPU at all.
+// and the reader copies them out, so the server copies nothing. It does
+// more of other work: a splice per 64 KiB, the pages' references, more
+// segments and softirqs per answer (about 20 and 22-26 against 17 and 17).
+// Experiment 050 measured it ahead of the write in every round, at load
+// averages 2 to 8: 0.52-0.74 of the write's server CPU per answer, 1.35x
+// to 2.21x net/http's 2xx per server CPU-s (the write 0.84x to 1.40x).
+// Experiment 046 had measured the opposite (0.68x the write's 2xx per
+// server CPU-s, load 2-3); what made it differ was not found. Over a real
+// network interface the receiver's work is not on the server's CPU at all.
 //
 // Memory. Peak RSS on 64 B GETs with --data is about 10-12 MB: the binary's
 // touched pages 3.9 MB, libc and the loader 1.5 MB (cgo, linked for the net
