@@ -53,8 +53,8 @@ hand-written analysis quoted when present).
 keys:
   rounds=N       rounds (default 3)
   duration=D     each run's load, like 10s (default 10s)
-  servers=LIST   comma-separated, or all (default: every one but pure-serve-ram
-                 and pure-serve-sendfile):
+  servers=LIST   comma-separated, or all (default: every one but pure-serve-ram,
+                 pure-serve-sendfile and pure-serve-write):
                  ` + "%s" + `
   work=LIST      comma-separated workloads, or all (default all):
                  ` + "%s" + `

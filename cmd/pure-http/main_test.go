@@ -19,7 +19,7 @@ func TestRun_RefusesBadNames(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"servers=gin"}, `unknown server "gin"; known: pure-serve, pure-serve-before, pure-serve-ram, pure-serve-sendfile, nethttp-memory`},
+		{[]string{"servers=gin"}, `unknown server "gin"; known: pure-serve, pure-serve-before, pure-serve-ram, pure-serve-sendfile, pure-serve-write, nethttp-memory`},
 		{[]string{"servers=pure-serve-before"}, "pass before=REV to build it"},
 		{[]string{"before="}, "before=: name a commit"},
 		{[]string{"work=get-1000c"}, `unknown workload "get-1000c"; known: get-64c`},

@@ -29,6 +29,7 @@ var servers = []serverSpec{
 	{ID: beforeID, Server: "pure-serve", Mode: "durable", Reads: true, Writes: true, Before: true},
 	{ID: "pure-serve-ram", Server: "pure-serve", Mode: "ram", Reads: true},
 	{ID: "pure-serve-sendfile", Server: "pure-serve", Mode: "durable", Reads: true, Args: []string{"--sendfile-min", "65536"}},
+	{ID: "pure-serve-write", Server: "pure-serve", Mode: "durable", Reads: true, Args: []string{"--sendfile-min", "0"}},
 	{ID: "nethttp-memory", Server: "nethttp", Mode: "memory", Reads: true, Default: true},
 	{ID: "fasthttp-memory", Server: "fasthttp", Mode: "memory", Reads: true, Default: true},
 	{ID: "nethttp-fdatasync", Server: "nethttp", Mode: "fdatasync", Writes: true, Default: true},

@@ -45,6 +45,14 @@ var errUsage = errors.New("usage")
 // StoreFile is the store's file name inside --data.
 const storeFile = "pure.db"
 
+// DefaultSendfileMin is --sendfile-min's default: document bodies of 64 KiB
+// and more leave by sendfile(2) from the store's file (--data), so the
+// server does not copy them into the socket; in experiment 050 a 1 MiB GET
+// sent so cost the server 0.52-0.74 of the CPU of the write from the
+// mapping, in every round, while 046 had measured it at 0.68x the write's
+// 2xx per CPU-second (see pure/serve's Performance notes).
+const DefaultSendfileMin = 64 << 10
+
 const usage = `usage: pure-serve --ram | --data DIR [flags]
 
 Serves documents (GET/PUT /docs/<key>, ETag = revision, If-Match) and an app
@@ -84,7 +92,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, error) {
 	fs.IntVar(&c.accounts, "accounts", 10_000, "--app bank: seed this many `N` accounts (one branch per 100)")
 	fs.StringVar(&c.tpccScale, "tpcc-scale", "full", "--app tpcc: seed W=1 at the specification's sizes (full) or 1/100 of them (small)")
 	fs.Int64Var(&c.payloadBudget, "payload-budget", serve.DefaultPayloadBudget, "the most body `BYTES` held in memory: a larger request body gets 413 (connection closed); a body that does not fit beside the bodies other connections are receiving gets 503; a batch of answers reaching it is cut and resumed")
-	fs.IntVar(&c.sendfileMin, "sendfile-min", 0, "send document bodies of at least `BYTES` from the store's file with sendfile(2) (--data only); 0: never, write them from the mapping (on loopback here sendfile cost more CPU than the copy it saves)")
+	fs.IntVar(&c.sendfileMin, "sendfile-min", DefaultSendfileMin, "send document bodies of at least `BYTES` from the store's file with sendfile(2) (--data only), so the server does not copy them; 0: never, write them from the mapping")
 	fs.IntVar(&c.workers, "workers", runtime.GOMAXPROCS(0), "connection workers: how many connections may parse and build answers at once")
 	fs.IntVar(&c.maxConns, "max-conns", serve.DefaultMaxConns, "the most connections served at once; more wait in the listen backlog")
 	fs.DurationVar(&c.idle, "idle-timeout", serve.DefaultIdleTimeout, "close a keep-alive connection idle this long (also the longest a body or an answer may stall)")

@@ -115,6 +115,32 @@ func TestRun_Data_Durable(t *testing.T) {
 	}
 }
 
+// TestRun_Data_BigBodyBySendfile: with the default --sendfile-min a
+// durable 1 MiB document is sent from the store's file (sendfile), and it
+// arrives whole, byte for byte, twice on one keep-alive connection; and
+// after an overwrite the new bytes arrive, not the old file range.
+func TestRun_Data_BigBodyBySendfile(t *testing.T) {
+	c, err := parseFlags([]string{"--data", t.TempDir()}, io.Discard, io.Discard)
+	if err != nil || c.sendfileMin != DefaultSendfileMin || DefaultSendfileMin > 1<<20 {
+		t.Fatalf("default --sendfile-min %d (%v), want %d, at most 1 MiB", c.sendfileMin, err, DefaultSendfileMin)
+	}
+	addr, _ := startRun(t, "--data", t.TempDir(), "--addr", "127.0.0.1:0")
+	for _, fill := range []byte{'a', 'b'} {
+		big := make([]byte, 1<<20)
+		for i := range big {
+			big[i] = fill + byte(i%7)
+		}
+		if code, _, _ := do(t, "PUT", "http://"+addr+"/docs/big", string(big)); code != 200 {
+			t.Fatalf("PUT: %d", code)
+		}
+		for range 2 {
+			if code, body, _ := do(t, "GET", "http://"+addr+"/docs/big", ""); code != 200 || body != string(big) {
+				t.Fatalf("GET of %c...: %d, %d bytes, equal %v", fill, code, len(body), body == string(big))
+			}
+		}
+	}
+}
+
 func TestRun_AppNone_Pprof(t *testing.T) {
 	addr, _ := startRun(t, "--ram", "--addr", "127.0.0.1:0", "--app", "none", "--pprof", "127.0.0.1:0", "--workers", "1")
 	if code, body, _ := do(t, "GET", "http://"+addr+"/views/total", ""); code != 404 || !strings.Contains(body, "no app") {

@@ -173,39 +173,60 @@ func parseHead(head []byte, a *answer) (length int64, chunked bool, err error) {
 		if colon <= 0 {
 			return 0, false, errHeaderLine
 		}
-		name, value := line[:colon], bytes.TrimSpace(line[colon+1:])
-		switch {
-		case bytes.EqualFold(name, []byte("Content-Length")):
-			n, ok := parseDecimal(value)
-			if !ok || (length >= 0 && n != length) {
-				return 0, false, errLength
+		// The name's length picks the one name it can be, so most
+		// headers (Date, Content-Type) are skipped after one comparison,
+		// and only a header the generator uses has its value trimmed.
+		name, value := line[:colon], line[colon+1:]
+		switch len(name) {
+		case len("Content-Length"):
+			if bytes.EqualFold(name, []byte("Content-Length")) {
+				n, ok := parseDecimal(bytes.TrimSpace(value))
+				if !ok || (length >= 0 && n != length) {
+					return 0, false, errLength
+				}
+				length = n
 			}
-			length = n
-		case bytes.EqualFold(name, []byte("Transfer-Encoding")):
-			chunked = hasToken(value, "chunked")
-		case bytes.EqualFold(name, []byte("Connection")):
-			if hasToken(value, "close") {
-				a.close = true
-			} else if hasToken(value, "keep-alive") {
-				a.close = false
+		case len("Transfer-Encoding"):
+			if bytes.EqualFold(name, []byte("Transfer-Encoding")) {
+				chunked = hasToken(value, "chunked")
 			}
-		case bytes.EqualFold(name, []byte("ETag")):
-			if len(value) > maxETag {
-				return 0, false, errETag
+		case len("Connection"):
+			if bytes.EqualFold(name, []byte("Connection")) {
+				if hasToken(value, "close") {
+					a.close = true
+				} else if hasToken(value, "keep-alive") {
+					a.close = false
+				}
 			}
-			a.etagLen = copy(a.etag[:], value)
+		case len("ETag"):
+			if bytes.EqualFold(name, []byte("ETag")) {
+				value = bytes.TrimSpace(value)
+				if len(value) > maxETag {
+					return 0, false, errETag
+				}
+				a.etagLen = copy(a.etag[:], value)
+			}
 		}
 	}
 	return length, chunked, nil
 }
 
-// cutLine splits b at its first CRLF.
+// cutLine splits b at its first CRLF. It looks for the LF (one
+// IndexByte, faster than searching for two bytes) and checks the CR before
+// it, going on past a bare LF.
 func cutLine(b []byte) (line, rest []byte) {
-	i := bytes.Index(b, []byte("\r\n"))
-	if i < 0 {
-		return b, nil
+	from := 0
+	for {
+		i := bytes.IndexByte(b[from:], '\n')
+		if i < 0 {
+			return b, nil
+		}
+		i += from
+		if i > 0 && b[i-1] == '\r' {
+			return b[:i-1], b[i+1:]
+		}
+		from = i + 1
 	}
-	return b[:i], b[i+2:]
 }
 
 // hasToken reports whether the comma-separated list v holds tok, ignoring

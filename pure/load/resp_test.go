@@ -137,3 +137,50 @@ func TestRespReader_Read_NoAllocs(t *testing.T) {
 		t.Fatalf("reading an answer allocates %.2f times", allocs)
 	}
 }
+
+// TestCutLine_AsIndexCRLF: cutLine splits where bytes.Index finds the
+// first CRLF, bare CRs and LFs before it included.
+func TestCutLine_AsIndexCRLF(t *testing.T) {
+	alphabet := []byte("a\r\n:")
+	var b []byte
+	var check func(n int)
+	check = func(n int) { // every string of up to 7 bytes over the alphabet
+		line, rest := cutLine(b)
+		wantLine, wantRest := b, []byte(nil)
+		if i := bytes.Index(b, []byte("\r\n")); i >= 0 {
+			wantLine, wantRest = b[:i], b[i+2:]
+		}
+		if !bytes.Equal(line, wantLine) || !bytes.Equal(rest, wantRest) || (rest == nil) != (wantRest == nil) {
+			t.Fatalf("cutLine(%q) = %q, %q; want %q, %q", b, line, rest, wantLine, wantRest)
+		}
+		if n == 0 {
+			return
+		}
+		for _, c := range alphabet {
+			b = append(b, c)
+			check(n - 1)
+			b = b[:len(b)-1]
+		}
+	}
+	check(7)
+}
+
+// TestParseHead_HeaderNames: the headers the generator uses are found in
+// any case and with any spaces around their values; others of the same
+// length are not taken for them.
+func TestParseHead_HeaderNames(t *testing.T) {
+	head := "HTTP/1.1 200 OK\r\ncONTENT-lENGTH:  12 \r\nContent-Lengtx: 99\r\netag:\t\"42\" \r\nEtah: \"1\"\r\n" +
+		"CONNECTION: Keep-Alive, Close\r\nConnectiox: keep-alive\r\n\r\n"
+	var a answer
+	length, chunked, err := parseHead([]byte(head), &a)
+	if err != nil || length != 12 || chunked || string(a.ETag()) != `"42"` || !a.close || a.status != 200 {
+		t.Fatalf("parseHead: length %d chunked %v err %v etag %q close %v status %d", length, chunked, err, a.ETag(), a.close, a.status)
+	}
+	_, chunked, err = parseHead([]byte("HTTP/1.1 200 OK\r\ntransfer-encoding: gzip, Chunked\r\n\r\n"), &a)
+	if err != nil || !chunked {
+		t.Fatalf("Transfer-Encoding: chunked %v, err %v", chunked, err)
+	}
+	if _, _, err = parseHead([]byte("HTTP/1.1 200 OK\r\nContent-Length: 1x\r\n\r\n"), &a); err == nil {
+		t.Fatal("a bad Content-Length was accepted")
+	}
+}

@@ -115,7 +115,7 @@
 //	docs.go     GET and PUT of documents, preconditions, store errors
 //	keys.go     document keys and ETags
 //	apps.go     app calls
-//	rawio.go    reads and sendmsg on the socket without the scheduler's syscall notice
+//	rawio.go    reads and sends on the socket without the scheduler's syscall notice
 //
 // # Performance
 //
@@ -130,9 +130,17 @@
 // pipelined GETs. The connection's goroutine now calls read and sendmsg
 // itself on the non-blocking socket, through syscall.RawConn for waiting
 // and deadlines: +10-15 % pipelined GETs per server CPU-second. What is
-// left of a pipelined batch of 16 GETs: sendmsg 51 % (a loopback send runs
-// the client's TCP receive in the sender's softirq: 23 % alone), parsing
-// and the store lookup 28 %, read 15 %, the scheduler 5 %.
+// left of a pipelined batch of 16 GETs (perf record -e cpu-clock, 64
+// connections, experiment 050): the send 36 % (a loopback send runs the
+// client's TCP receive in the sender's softirq: 20 % alone), the read 9 %,
+// epoll and the scheduler 13 %; in user space the store's lookup (the
+// overlay's binary search of the seed's 65 log entries, comparing keys
+// with bytes.Compare: up to 17 % of the samples), the parser about 10 %
+// and the answer heads 5 %. Reads use recvfrom and a batch of small
+// answers, one range of the answer buffer, goes by sendto (rawio.go), which
+// skip the file layer and sendmsg's header copy: about 1 % (probe 915).
+// The parser checks header values eight bytes at a time and takes plain
+// keys whole (-7.4 % instructions per request).
 //
 // The read after a batch usually finds nothing (EAGAIN) and the goroutine
 // parks: 0.9 empty reads per batch. It cannot be skipped by waiting for
@@ -144,20 +152,25 @@
 // 10 % of pipelined CPU, not the factor that 3x fasthttp asks for, while
 // the kernel's send and read stay. Not done.
 //
-// Big bodies. A 1 MiB GET is the kernel's copy of the lent mapping into
-// the socket (copy_from_iter: 45 % of the server's CPU, sendmsg in all
-// 97 %); net/http pays the same copy, which bounds the ratio. Steady state
-// takes no page faults on the mapping (perf: 0 faults in 2 s), so madvise or
-// MAP_POPULATE would not help; a fixed 4 MiB SO_SNDBUF measured the same as
-// autotuning. Config.SendfileMin (pure-serve --sendfile-min) sends bodies
-// from the store's file with sendfile(2) instead, by the value's location
-// (store.Borrowed.Location, whose descriptor lives as long as the lent
-// mapping), so the server copies nothing; it is off by default because on
-// this machine's loopback it cost more server CPU than the copy it saves:
-// 0.68x the write's 2xx per server CPU-s in experiment 046, and probe 909
-// found the same for sendfile and splice outside HTTP. The page-cache
-// pages leave in 64 KiB splice chunks, each pushed on its own, and on
-// loopback the receiver's protocol work runs in the sender's softirq.
+// Big bodies. Written from the lent mapping, a 1 MiB GET is the kernel's
+// copy of it into the socket (copy_from_iter: 45-56 % of the server's CPU,
+// sendmsg in all 97 %); net/http pays the same copy, so the write cannot
+// do much better than net/http. Steady state takes no page faults on the
+// mapping (perf: 0.02 per GET), so madvise or MAP_POPULATE would not help,
+// and a 2 or 4 MiB SO_SNDBUF measured the same as autotuning, with the write
+// and with sendfile. Config.SendfileMin (pure-serve --sendfile-min, 64 KiB
+// by default) sends bodies from the store's file with sendfile(2) instead,
+// by the value's location (store.Borrowed.Location, whose descriptor lives
+// as long as the lent mapping): the socket holds the page cache's pages
+// and the reader copies them out, so the server copies nothing. It does
+// more of other work: a splice per 64 KiB, the pages' references, more
+// segments and softirqs per answer (about 20 and 22-26 against 17 and 17).
+// Experiment 050 measured it ahead of the write in every round, at load
+// averages 2 to 8: 0.52-0.74 of the write's server CPU per answer, 1.35x
+// to 2.21x net/http's 2xx per server CPU-s (the write 0.84x to 1.40x).
+// Experiment 046 had measured the opposite (0.68x the write's 2xx per
+// server CPU-s, load 2-3); what made it differ was not found. Over a real
+// network interface the receiver's work is not on the server's CPU at all.
 //
 // Memory. Peak RSS on 64 B GETs with --data is about 10-12 MB: the binary's
 // touched pages 3.9 MB, libc and the loader 1.5 MB (cgo, linked for the net

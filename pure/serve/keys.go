@@ -1,6 +1,9 @@
 package serve
 
-import "strconv"
+import (
+	"bytes"
+	"strconv"
+)
 
 // MaxKeyBytes is the longest document key, in bytes after percent-decoding.
 const MaxKeyBytes = 256
@@ -14,6 +17,13 @@ const MaxKeyBytes = 256
 func appendKey(dst, k []byte) ([]byte, error) {
 	if len(k) == 0 {
 		return dst, &httpError{400, "empty document key; use /docs/<key>"}
+	}
+	if len(k) <= MaxKeyBytes && plainKey(k) {
+		// Nothing to decode or refuse byte by byte: the common case.
+		if dotSegment(k) {
+			return dst, errDotSegment
+		}
+		return append(dst, k...), nil
 	}
 	start := len(dst)
 	for i := 0; i < len(k); i++ {
@@ -40,13 +50,30 @@ func appendKey(dst, k []byte) ([]byte, error) {
 		}
 	}
 	if dotSegment(dst[start:]) {
-		return dst, &httpError{400, "document key with a \".\" or \"..\" segment; name documents without them"}
+		return dst, errDotSegment
 	}
 	return dst, nil
 }
 
+var errDotSegment = &httpError{400, "document key with a \".\" or \"..\" segment; name documents without them"}
+
+// plainKey reports whether k holds no '%' escape, no control byte and no
+// DEL, so that it is its own decoding and appendKey need not look at it
+// byte by byte.
+func plainKey(k []byte) bool {
+	for _, b := range k {
+		if b < ' ' || b == 0x7f || b == '%' {
+			return false
+		}
+	}
+	return true
+}
+
 // dotSegment reports whether a '/'-separated segment of k is "." or "..".
 func dotSegment(k []byte) bool {
+	if bytes.IndexByte(k, '.') < 0 {
+		return false
+	}
 	seg := 0
 	for i := 0; i <= len(k); i++ {
 		if i == len(k) || k[i] == '/' {

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"bytes"
+	"encoding/binary"
 )
 
 // method is a request method the host knows; anything else is methodOther.
@@ -175,11 +176,13 @@ func parseRequestLine(line []byte, r *request) error {
 	}
 	q := -1
 	for i, b := range t {
-		if b <= ' ' || b >= 0x7f || b == '#' {
-			return errTarget
-		}
-		if b == '?' && q < 0 {
-			q = i
+		if c := targetClass[b]; c != targetPlain {
+			if c == targetRefused {
+				return errTarget
+			}
+			if q < 0 {
+				q = i
+			}
 		}
 	}
 	r.target = t
@@ -238,10 +241,8 @@ func (h *headerState) header(line []byte, r *request) error {
 		}
 	}
 	v := line[colon+1:]
-	for _, b := range v {
-		if (b < ' ' && b != '\t') || b == 0x7f {
-			return errHeaderValue
-		}
+	if !validValue(v) {
+		return errHeaderValue
 	}
 	v = trimOWS(v)
 	switch len(name) {
@@ -282,6 +283,43 @@ func (h *headerState) header(line []byte, r *request) error {
 		}
 	}
 	return nil
+}
+
+// validValue reports whether a header value holds no control byte other
+// than tab and no DEL. It tests eight bytes at a time (the last word
+// overlapping the one before it) and looks at single bytes only from the
+// first word that may hold one: a tab, or a refusal.
+func validValue(v []byte) bool {
+	for len(v) >= 8 {
+		if !plainWord(v) {
+			break
+		}
+		if len(v) < 16 {
+			if plainWord(v[len(v)-8:]) {
+				return true
+			}
+			break
+		}
+		v = v[8:]
+	}
+	for _, b := range v {
+		if (b < ' ' && b != '\t') || b == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// plainWord reports whether none of the first eight bytes of v is under
+// 0x20 or 0x7f. (Each test is exact as a yes or no: a borrow reaches a
+// byte only from a lower byte that is itself under the limit.)
+func plainWord(v []byte) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	x := binary.LittleEndian.Uint64(v)
+	below := (x - 0x20*ones) &^ x & highs
+	y := x ^ 0x7f*ones
+	del := (y - ones) &^ y & highs
+	return below|del == 0
 }
 
 // finish checks the framing once all headers are in.
@@ -376,6 +414,27 @@ func equalFold(b []byte, s string) bool {
 }
 
 func isDigit(b byte) bool { return '0' <= b && b <= '9' }
+
+// Classes of request-target bytes (targetClass).
+const (
+	targetPlain   = iota // allowed
+	targetQuery          // '?', which may start the query
+	targetRefused        // controls, space, DEL, '#' and bytes from 0x80
+)
+
+// targetClass classifies every byte for parseRequestLine's one pass over
+// the target.
+var targetClass = func() (t [256]uint8) {
+	for b := range t {
+		switch {
+		case b <= ' ' || b >= 0x7f || b == '#':
+			t[b] = targetRefused
+		case b == '?':
+			t[b] = targetQuery
+		}
+	}
+	return t
+}()
 
 // isToken reports whether b is a tchar of RFC 9110.
 func isToken(b byte) bool { return tokenTable[b] }

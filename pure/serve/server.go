@@ -70,9 +70,9 @@ type Config struct {
 	// SendfileMin, when positive, sends document bodies of at least this
 	// many bytes from the store's file with sendfile(2) (durable mode, raw
 	// sockets; RAM mode has no file) instead of writing them from the
-	// mapping; 0 never does. Off by default: on this machine's loopback a
-	// sendfile of 1 MiB cost the server more CPU than the copy it saves
-	// (experiment 046, probe 909).
+	// mapping; 0 never does. Whether it pays depends on what the copy
+	// costs: pure-serve turns it on for 64 KiB and more (its
+	// --sendfile-min); see Performance in the package doc.
 	SendfileMin int
 	// IdleTimeout closes a keep-alive connection with nothing to do, and
 	// bounds how long a body or an answer may stall; 0 means

@@ -1,0 +1,145 @@
+package serve
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+)
+
+// The parser's word-at-a-time and table-driven scans (validValue,
+// targetClass, plainKey) must decide exactly what a byte-by-byte loop
+// decides. Each test compares them with that loop, over every byte and
+// over random strings rich in the bytes that matter.
+
+// interesting are bytes at the edges of what the scans accept.
+var interesting = []byte{0, 1, '\t', '\n', '\r', 0x1f, ' ', '!', '#', '%', '.', '/', '?', 'a', 0x7e, 0x7f, 0x80, 0x9f, 0xff}
+
+func randomBytes(rng *rand.Rand, n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		if rng.IntN(3) == 0 {
+			b[i] = interesting[rng.IntN(len(interesting))]
+		} else {
+			b[i] = byte(' ' + 1 + rng.IntN(0x7e-' '))
+		}
+	}
+	return b
+}
+
+func validValueByBytes(v []byte) bool {
+	for _, b := range v {
+		if (b < ' ' && b != '\t') || b == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+func TestValidValue_AsByteLoop(t *testing.T) {
+	seed := rand.Uint64()
+	rng := rand.New(rand.NewPCG(seed, 1))
+	for range 200_000 {
+		v := randomBytes(rng, rng.IntN(40))
+		if rng.IntN(2) == 0 { // mostly plain, one odd byte at a random place
+			for i := range v {
+				v[i] = 'x'
+			}
+			if len(v) > 0 {
+				v[rng.IntN(len(v))] = interesting[rng.IntN(len(interesting))]
+			}
+		}
+		if got, want := validValue(v), validValueByBytes(v); got != want {
+			t.Fatalf("seed %d: validValue(%q) = %v, want %v", seed, v, got, want)
+		}
+	}
+	for b := range 256 { // each byte alone, and at each place of 8 to 17 bytes
+		for n := 1; n <= 17; n++ {
+			for at := range n {
+				v := bytes.Repeat([]byte{'x'}, n)
+				v[at] = byte(b)
+				if got, want := validValue(v), validValueByBytes(v); got != want {
+					t.Fatalf("validValue(%q) = %v, want %v", v, got, want)
+				}
+			}
+		}
+	}
+}
+
+func TestTargetClass_AsPredicate(t *testing.T) {
+	for b := range 256 {
+		want := targetPlain
+		switch {
+		case b <= ' ' || b >= 0x7f || b == '#':
+			want = targetRefused
+		case b == '?':
+			want = targetQuery
+		}
+		if got := targetClass[b]; int(got) != want {
+			t.Fatalf("targetClass[%#x] = %d, want %d", b, got, want)
+		}
+	}
+}
+
+// appendKeyByBytes is appendKey as it was before its fast path for plain keys.
+func appendKeyByBytes(dst, k []byte) ([]byte, error) {
+	if len(k) == 0 {
+		return dst, &httpError{400, "empty"}
+	}
+	start := len(dst)
+	for i := 0; i < len(k); i++ {
+		b := k[i]
+		if b == '%' {
+			if i+2 >= len(k) || unhex(k[i+1]) < 0 || unhex(k[i+2]) < 0 {
+				return dst, &httpError{400, "escape"}
+			}
+			b = byte(unhex(k[i+1])<<4 | unhex(k[i+2]))
+			i += 2
+			if b == '/' {
+				return dst, &httpError{400, "slash"}
+			}
+		}
+		if b < ' ' || b == 0x7f {
+			return dst, &httpError{400, "control"}
+		}
+		dst = append(dst, b)
+		if len(dst)-start > MaxKeyBytes {
+			return dst, &httpError{400, "long"}
+		}
+	}
+	seg := 0
+	key := dst[start:]
+	for i := 0; i <= len(key); i++ {
+		if i == len(key) || key[i] == '/' {
+			if s := string(key[seg:i]); s == "." || s == ".." {
+				return dst, &httpError{400, "dot"}
+			}
+			seg = i + 1
+		}
+	}
+	return dst, nil
+}
+
+func TestAppendKey_AsByteLoop(t *testing.T) {
+	seed := rand.Uint64()
+	rng := rand.New(rand.NewPCG(seed, 2))
+	for range 100_000 {
+		var k []byte
+		switch rng.IntN(4) {
+		case 0:
+			k = randomBytes(rng, rng.IntN(12))
+		case 1: // long keys, around MaxKeyBytes
+			k = bytes.Repeat([]byte{'k'}, MaxKeyBytes-2+rng.IntN(5))
+		default: // segments with dots
+			for range 1 + rng.IntN(4) {
+				k = append(k, []string{".", "..", "...", "a.", ".b", "c", "%2e", "%41"}[rng.IntN(8)]...)
+				k = append(k, '/')
+			}
+			k = k[:len(k)-rng.IntN(2)]
+		}
+		got, gotErr := appendKey([]byte("d/"), k)
+		want, wantErr := appendKeyByBytes([]byte("d/"), k)
+		if (gotErr == nil) != (wantErr == nil) || (gotErr == nil && !bytes.Equal(got, want)) {
+			t.Fatalf("seed %d: appendKey(%q) = %q, %v; the byte loop: %q, %v", seed, k, got, gotErr, want, wantErr)
+		}
+	}
+}
