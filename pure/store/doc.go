@@ -300,7 +300,7 @@
 // that serves as the mapping, and sync does nothing. Memory grows with
 // every commit (by a log record, and by a fold's nodes every FoldEntries
 // keys), so RAM mode compacts automatically (Options.AutoCompact,
-// 32 MiB by default), in the committing leader with commits waiting.
+// 128 MiB by default), in the committing leader with commits waiting.
 //
 // # Checking
 //
