@@ -18,6 +18,7 @@
 //
 //	format.go      file header, head record, record header, checksums
 //	logrec.go      log records over the tree, overlays, folding
+//	logview.go     the leader's view of a group: pending writes, revisions, new overlay
 //	node.go        node and value records: reading in place, encoding
 //	tree.go        the writer's working tree: edits, split, merge, spill
 //	leaf.go        lazy leaves: edits listed over the clean leaf
