@@ -125,6 +125,21 @@ if cg:
             L.append(f"| {w} | {d['new']['ops']:,} | {o:,.1f} | {nw:,.1f} | {nw/o:.4f} |")
     L.append("")
 
+sp = runs("storeput")
+if sp:
+    L += ["## RAM-mode commits in time (perf software events; run by hand after run.sh, see load.jsonl)", "",
+          "pure-count run -e task-clock,page-faults -r 5 store-put store-tx100-commit, old new new old: the median "
+          "of 5 fresh processes per run, per operation. Times are task-clock (ns), not instructions.", "",
+          "| run | side | load1 | store-put ns | store-put faults | store-tx100-commit ns | store-tx100-commit faults |",
+          "|---|---|---:|---:|---:|---:|---:|"]
+    for n, side, path in sp:
+        sm = {(r["workload"], r["event"]): r["median"] for r in jl(path) if r.get("kind") == "summary"}
+        l1, _ = load1("storeput", 1, "old")
+        L.append(f"| {n} | {side} | {l1 if n == 1 else ''} | {sm[('store-put', 'task-clock')]:,.0f} | "
+                 f"{sm[('store-put', 'page-faults')]:.2f} | {sm[('store-tx100-commit', 'task-clock')]:,.0f} | "
+                 f"{sm[('store-tx100-commit', 'page-faults')]:.1f} |")
+    L.append("")
+
 if os.path.exists("reading.md"):
     L += ["## Reading", "", open("reading.md").read().strip(), ""]
 open("note.md", "w").write("\n".join(L))
