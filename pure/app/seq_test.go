@@ -14,19 +14,29 @@ func TestSeq_MatchesSortedSlice(t *testing.T) {
 	checkSeq(t, func(rng *rand.Rand) string { return fmt.Sprintf("k%05d", rng.IntN(4000)) })
 }
 
-// TestSeq_KeysSharingHeads: the same with keys whose first 8 bytes (their
-// heads) are often equal or zero-padded: 0 to 11 bytes of "\x00ab", so
-// "a" and "a\x00" have one head and locate must compare the keys.
+// TestSeq_KeysSharingHeads: the same with keys whose first 16 bytes
+// (their heads) are often equal or zero-padded: 0 to 21 bytes of
+// "\x00ab", so "a" and "a\x00" have equal heads, and so do keys of 16
+// bytes or less and longer ones they are a prefix of, and locate must
+// compare their lengths or bytes.
 func TestSeq_KeysSharingHeads(t *testing.T) {
 	checkSeq(t, func(rng *rand.Rand) string {
-		b := make([]byte, rng.IntN(12))
+		b := make([]byte, rng.IntN(22))
 		for i := range b {
 			b[i] = "\x00ab"[rng.IntN(3)]
 		}
 		if len(b) > 2 && rng.IntN(2) == 0 { // most keys share a long prefix
-			copy(b, "aaaaaaaaaaa")
+			copy(b, "aaaaaaaaaaaaaaaaaaa")
 		}
 		return string(b)
+	})
+}
+
+// TestSeq_DecimalKeys: keys of decimal digits with a common prefix and
+// lengths 10 to 18, as TPC-C's (its heads differ only past byte 8).
+func TestSeq_DecimalKeys(t *testing.T) {
+	checkSeq(t, func(rng *rand.Rand) string {
+		return fmt.Sprintf("000101%0*d", 4+rng.IntN(9), rng.IntN(5000))
 	})
 }
 

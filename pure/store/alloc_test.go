@@ -37,3 +37,38 @@ func testCommitAllocs(t *testing.T, opts *Options, want float64) {
 		t.Fatalf("%v allocations per put+commit, want at most %v (the Tx, the version and in log mode its overlay's entries)", n, want)
 	}
 }
+
+// TestCommit_AllocsLargeTx: a transaction that outgrows the Tx's own room
+// (20 puts of 200 bytes, as an app's turn) takes its buffer and lists
+// from a pool and gives them back when it ends: after a warm-up it
+// allocates what a one-key transaction does, not its buffer's growth.
+func TestCommit_AllocsLargeTx(t *testing.T) {
+	if raceEnabled {
+		t.Skip("sync.Pool drops items under the race detector")
+	}
+	s, err := OpenRAM(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for i := range 5000 {
+		put(t, s, key(i), "0123456789abcdef")
+	}
+	val := make([]byte, 200)
+	var keys [][]byte
+	for i := range 20 {
+		keys = append(keys, []byte(key(100+i*37)))
+	}
+	n := testing.AllocsPerRun(500, func() {
+		tx, _ := s.Begin()
+		for _, k := range keys {
+			tx.Put(k, val, Any)
+		}
+		if _, err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if n > 3 {
+		t.Fatalf("%v allocations per commit of 20 puts, want at most 3 (the Tx, the version, its overlay's entries)", n)
+	}
+}

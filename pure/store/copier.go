@@ -72,6 +72,19 @@ func (c *copier) node(off uint64) uint64 {
 	if c.err != nil {
 		return 0
 	}
+	if nodeKind(c.d, off) == kindLeaf && !hasOutline(c.d, off) {
+		// A leaf that names no value record refers to nothing by offset:
+		// its record is copied as it is, without decoding it into entries
+		// and encoding them again (most of a compaction's time, and an
+		// allocation per leaf).
+		at := c.off()
+		c.buf = append(c.buf, c.d[off:off+nodeLen(c.d, off)]...)
+		if c.moved != nil {
+			c.moved[off] = at
+		}
+		c.maybeFlush()
+		return at
+	}
 	w := decodeNode(c.d, off)
 	for i := range w.ents {
 		e := &w.ents[i]
@@ -95,4 +108,14 @@ func (c *copier) node(off uint64) uint64 {
 	}
 	c.maybeFlush()
 	return at
+}
+
+// hasOutline reports whether the leaf at off has a value out of line.
+func hasOutline(d []byte, off uint64) bool {
+	for i := range nodeCount(d, off) {
+		if d[entAt(d, off, i)+14]&leafFlagOutline != 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -18,6 +18,7 @@
 //
 //	format.go      file header, head record, record header, checksums
 //	logrec.go      log records over the tree, overlays, folding
+//	logview.go     the leader's view of a group: pending writes, revisions, new overlay
 //	node.go        node and value records: reading in place, encoding
 //	tree.go        the writer's working tree: edits, split, merge, spill
 //	leaf.go        lazy leaves: edits listed over the clean leaf
@@ -305,7 +306,7 @@
 // that serves as the mapping, and sync does nothing. Memory grows with
 // every commit (by a log record, and by a fold's nodes every FoldEntries
 // keys), so RAM mode compacts automatically (Options.AutoCompact,
-// 32 MiB by default), in the committing leader with commits waiting.
+// 128 MiB by default), in the committing leader with commits waiting.
 //
 // # Checking
 //
