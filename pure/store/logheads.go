@@ -48,21 +48,33 @@ func cmpSameHead(d []byte, e uint64, key []byte) int {
 
 // searchEnts returns the index of the first of ents (log entries, sorted
 // by key, with their heads) whose key is >= key, and whether it is equal.
-// It reads keys from d only where heads are equal. (No closure: reads
-// allocate nothing.)
+// It compares heads, integers, and reads a key from d only where a head
+// equals key's: with keys of distinct heads, only the key it finds.
+// (No closure: reads allocate nothing.)
 func searchEnts(d []byte, ents, heads []uint64, key []byte) (int, bool) {
 	heads = heads[:len(ents)]
 	h := keyHead(key)
 	lo, hi := 0, len(ents)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if mh := heads[m]; mh < h || mh == h && cmpSameHead(d, ents[m], key) < 0 {
+		below := heads[m] < h
+		if heads[m] == h {
+			c := cmpSameHead(d, ents[m], key)
+			if c == 0 {
+				// Keys in ents are distinct, so m is the first >= key.
+				// (A key that is present is always probed: hi reaches
+				// its index only by probing it.)
+				return m, true
+			}
+			below = c < 0
+		}
+		if below {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
-	return lo, lo < len(ents) && heads[lo] == h && cmpSameHead(d, ents[lo], key) == 0
+	return lo, false
 }
 
 // appendHeads appends the heads of the keys of the log entries ents to
