@@ -129,7 +129,7 @@ func (s *Store) writeGroup() written {
 	nv := new(version)
 	fold := !logging
 	if logging {
-		merged, filter := lv.merged()
+		merged, heads, filter := lv.merged()
 		var ovBytes uint64
 		if s.ov != nil {
 			ovBytes = s.ov.bytes
@@ -138,7 +138,7 @@ func (s *Store) writeGroup() written {
 		if !fold {
 			endLogRecord(buf, recStart)
 			root = s.end + uint64(recStart)
-			nv.ovs = overlay{tree: treeRoot(s.tip.root, s.ov), treeCount: s.treeCountLocked(), ents: merged, filter: filter, bytes: ovBytes + uint64(len(buf))}
+			nv.ovs = overlay{tree: treeRoot(s.tip.root, s.ov), treeCount: s.treeCountLocked(), ents: merged, heads: heads, filter: filter, bytes: ovBytes + uint64(len(buf))}
 			nov = &nv.ovs
 		}
 	}

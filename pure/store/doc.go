@@ -18,6 +18,7 @@
 //
 //	format.go      file header, head record, record header, checksums
 //	logrec.go      log records over the tree, overlays, folding
+//	logheads.go    overlay heads: searching an overlay by its keys' first 8 bytes
 //	logview.go     the leader's view of a group: pending writes, revisions, new overlay
 //	node.go        node and value records: reading in place, encoding
 //	tree.go        the writer's working tree: edits, split, merge, spill
@@ -118,7 +119,8 @@
 // a head naming the record as the root. Readers see each version through
 // its overlay, built once per version by the commit leader and never
 // changed: the offsets of the newest log entry of each key of the chain,
-// sorted by key. Get and Borrow look the key up there first (a delete
+// sorted by key, with each key's first 8 bytes as an integer beside it
+// (in memory only), so a search compares integers before keys. Get and Borrow look the key up there first (a delete
 // makes it absent) and in the tree below otherwise; Range merges the two.
 // Values read from log entries are lent from the mapping like any other.
 // Once the overlay would hold more than Options.FoldEntries keys (1,024

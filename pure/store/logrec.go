@@ -59,6 +59,7 @@ type overlay struct {
 	tree      uint64   // the tree's root offset (0: empty)
 	treeCount uint64   // keys in the tree alone
 	ents      []uint64 // file offsets of entries, sorted by key, one per key
+	heads     []uint64 // the heads of the keys of ents, one per entry (logheads.go)
 	bytes     uint64   // bytes of the log records in the chain
 	// filter is a Bloom filter of the keys of ents (two bits per key, of
 	// a power of two), so that a read of a key the overlay does not hold
@@ -145,21 +146,8 @@ func treeRoot(root uint64, ov *overlay) uint64 {
 
 // search returns the index of the first entry whose key is >= key and
 // whether it is equal.
-func (ov *overlay) search(d []byte, key []byte) (int, bool) { return searchEnts(d, ov.ents, key) }
-
-// searchEnts is overlay.search over ents (no closure: reads allocate
-// nothing).
-func searchEnts(d []byte, ents []uint64, key []byte) (int, bool) {
-	lo, hi := 0, len(ents)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if bytes.Compare(logKey(d, ents[m]), key) < 0 {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo, lo < len(ents) && bytes.Equal(logKey(d, ents[lo]), key)
+func (ov *overlay) search(d []byte, key []byte) (int, bool) {
+	return searchEnts(d, ov.ents, ov.heads, key)
 }
 
 // lookupVersion finds key in the version whose root is root with overlay
@@ -284,7 +272,9 @@ func buildOverlay(d []byte, root, count uint64) (*overlay, error) {
 	// The newest entry of each key: a stable sort keeps the order of
 	// writes among equal keys, and the last of each run wins.
 	slices.SortStableFunc(all, func(a, b uint64) int { return bytes.Compare(logKey(d, a), logKey(d, b)) })
-	ents := make([]uint64, 0, len(all))
+	// Entries and their heads share one allocation.
+	mem := make([]uint64, 2*len(all))
+	ents := mem[:0:len(all)]
 	for i, e := range all {
 		if i+1 < len(all) && bytes.Equal(logKey(d, e), logKey(d, all[i+1])) {
 			continue
@@ -292,6 +282,7 @@ func buildOverlay(d []byte, root, count uint64) (*overlay, error) {
 		ents = append(ents, e)
 	}
 	ov.ents = ents
+	ov.heads = appendHeads(mem[len(all):len(all):2*len(all)], d, ents)
 	ov.filter = make([]uint64, filterWords(len(ents)))
 	for _, e := range ents {
 		filterAdd(ov.filter, logKey(d, e))
@@ -324,13 +315,13 @@ func rangeVersion(d []byte, root uint64, ov *overlay, from, to []byte, fn func(k
 		}
 		return
 	}
-	ents := ov.ents
+	ents, heads := ov.ents, ov.heads
 	if from != nil {
 		i, _ := ov.search(d, from)
-		ents = ents[i:]
+		ents, heads = ents[i:], heads[i:]
 	}
 	if to != nil {
-		j, _ := searchEnts(d, ents, to)
+		j, _ := searchEnts(d, ents, heads, to)
 		ents = ents[:j]
 	}
 	if len(ents) == 0 {

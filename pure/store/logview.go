@@ -123,42 +123,47 @@ func (lv *logView) index(i int) {
 }
 
 // merged returns the overlay entries of lv's overlay with the group's
-// writes laid over them, and their filter: the old overlay's with the
-// group's keys added, or a new one once the entries outgrow it. The two
-// share one allocation. lv.news is sorted by key first.
-func (lv *logView) merged() ([]uint64, []uint64) {
+// writes laid over them, their heads (logheads.go), and their filter: the
+// old overlay's with the group's keys added, or a new one once the
+// entries outgrow it. The three share one allocation. lv.news is sorted
+// by key first.
+func (lv *logView) merged() (ents, heads, filter []uint64) {
 	slices.SortFunc(lv.news, func(a, b pending) int { return bytes.Compare(a.key, b.key) })
-	var old, oldFilter []uint64
+	var old, oldHeads, oldFilter []uint64
 	if lv.ov != nil {
-		old, oldFilter = lv.ov.ents, lv.ov.filter
+		old, oldHeads, oldFilter = lv.ov.ents, lv.ov.heads, lv.ov.filter
 	}
 	n := len(old) + len(lv.news) // at most; keys written again take no new entry
 	fw := filterWords(n)
 	grown := fw != len(oldFilter)
-	mem := make([]uint64, fw+n)
-	filter := mem[:fw:fw]
+	mem := make([]uint64, fw+2*n)
+	filter = mem[:fw:fw]
 	if !grown {
 		copy(filter, oldFilter)
 		for i := range lv.news {
 			filterAdd(filter, lv.news[i].key)
 		}
 	}
-	out := mem[fw:fw]
+	ents = mem[fw : fw : fw+n]
+	heads = mem[fw+n : fw+n : fw+2*n]
 	d := lv.d
 	for _, p := range lv.news {
-		j, eq := searchEnts(d, old, p.key)
-		out = append(out, old[:j]...)
+		j, eq := searchEnts(d, old, oldHeads, p.key)
+		ents = append(ents, old[:j]...)
+		heads = append(heads, oldHeads[:j]...)
 		if eq {
 			j++
 		}
-		old = old[j:]
-		out = append(out, p.off)
+		old, oldHeads = old[j:], oldHeads[j:]
+		ents = append(ents, p.off)
+		heads = append(heads, keyHead(p.key))
 	}
-	out = append(out, old...)
+	ents = append(ents, old...)
+	heads = append(heads, oldHeads...)
 	if grown {
 		// A larger filter: every key again, the old ones read from the
 		// mapping, the group's from its transactions.
-		for _, e := range out {
+		for _, e := range ents {
 			if e < lv.end {
 				filterAdd(filter, logKey(d, e))
 			}
@@ -167,7 +172,7 @@ func (lv *logView) merged() ([]uint64, []uint64) {
 			filterAdd(filter, lv.news[i].key)
 		}
 	}
-	return out, filter
+	return ents, heads, filter
 }
 
 // validLog reports whether every revision tx relies on still holds
