@@ -72,3 +72,51 @@ func TestCommit_AllocsLargeTx(t *testing.T) {
 		t.Fatalf("%v allocations per commit of 20 puts, want at most 3 (the Tx, the version, its overlay's entries)", n)
 	}
 }
+
+// TestCommit_BigBufferNotKept: the commit buffer a single large value grew
+// is dropped after its group, so a server seeded with a 1 MiB document does
+// not keep megabytes resident; consecutive large groups keep theirs.
+func TestCommit_BigBufferNotKept(t *testing.T) {
+	s, err := OpenRAM(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	big := string(make([]byte, 1<<20))
+	put(t, s, key(1), "small")
+	if c := cap(s.buf); c == 0 || c > keepBufMin {
+		t.Fatalf("after a small commit the buffer's capacity is %d, want kept and at most %d", c, keepBufMin)
+	}
+	put(t, s, key(2), big)
+	if c := cap(s.buf); c != 0 {
+		t.Fatalf("after one 1 MiB commit the buffer's capacity is %d, want it dropped (0)", c)
+	}
+	put(t, s, key(3), big)
+	if c := cap(s.buf); c < 1<<20 {
+		t.Fatalf("after a second 1 MiB commit in a row the buffer's capacity is %d, want it kept (at least 1 MiB)", c)
+	}
+	put(t, s, key(4), "small") // the group before was large: kept once more
+	put(t, s, key(5), "small")
+	if c := cap(s.buf); c != 0 {
+		t.Fatalf("after two small commits following large ones the buffer's capacity is %d, want it dropped (0)", c)
+	}
+}
+
+func TestKeepBuf(t *testing.T) {
+	for _, c := range []struct {
+		cap, prev int
+		kept      bool
+	}{
+		{4 << 10, 0, true},
+		{keepBufMin, 0, true},
+		{2 << 20, 0, false},
+		{2 << 20, keepBufMin, false},
+		{2 << 20, keepBufMin + 1, true},
+		{32 << 20, 32 << 20, false},
+	} {
+		got := keepBuf(make([]byte, 10, c.cap), c.prev)
+		if (got != nil) != c.kept || (got != nil && len(got) != 0) {
+			t.Errorf("keepBuf(cap %d, prev %d) = len %d cap %d, want kept=%v and empty", c.cap, c.prev, len(got), cap(got), c.kept)
+		}
+	}
+}

@@ -202,9 +202,7 @@ func (s *Store) writeGroup() written {
 	if err == nil {
 		err = s.writeAt(buf, s.end)
 	}
-	if cap(buf) <= 16<<20 {
-		s.buf = buf[:0]
-	}
+	s.buf, s.bufPrev = keepBuf(buf, s.bufPrev), len(buf)
 	if err == nil && s.checkpointDueLocked() {
 		w.slot = s.nextSlotLocked()
 		encodeSlot(sb, s.tip)

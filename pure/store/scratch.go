@@ -99,3 +99,23 @@ func keep[E any](s []E) []E {
 	clear(s)
 	return s[:0]
 }
+
+// The commit buffer (Store.buf) is kept from group to group so that steady
+// writes do not allocate it again. A buffer grown past keepBufMin is kept
+// only when the group before also needed more than keepBufMin: one large
+// value (a seed's 1 MiB document) would otherwise leave megabytes resident
+// for the life of the process, while a load of large groups keeps its
+// buffer from its second group on.
+const (
+	keepBufMin = 256 << 10
+	keepBufMax = 16 << 20
+)
+
+// keepBuf returns what of the group's commit buffer buf to keep for the
+// next group, buf emptied or nil, given the length the group before used.
+func keepBuf(buf []byte, prevLen int) []byte {
+	if c := cap(buf); c > keepBufMax || (c > keepBufMin && prevLen <= keepBufMin) {
+		return nil
+	}
+	return buf[:0]
+}
