@@ -27,7 +27,9 @@ const (
 // Buffer ownership: rbuf[r0:r1] holds received bytes not yet answered;
 // parsed requests, app calls' Name/Query/Body point into it until the
 // batch has been sent. wbuf holds the batch's answer heads and small
-// bodies; iov points into wbuf, into borrowed store values and into app
+// bodies (it starts empty and grows to the largest batch's need: a few
+// hundred bytes for one small GET, not a 4 KiB buffer per connection);
+// iov points into wbuf, into borrowed store values and into app
 // calls' Out until the vectored write returns. Only then are borrowed
 // values released, calls reset and rbuf compacted.
 type conn struct {
@@ -90,7 +92,6 @@ func newConn(s *Server) *conn {
 	c := &conn{
 		s:     s,
 		small: make([]byte, readSize),
-		wbuf:  make([]byte, 0, readSize),
 		ans:   make([]answer, 0, 16),
 		iov:   make(net.Buffers, 0, 32),
 		key:   make([]byte, 0, 64),
@@ -113,7 +114,7 @@ func (c *conn) recycle() {
 		c.resize(readSize)
 	}
 	if cap(c.wbuf) > keepLimit {
-		c.wbuf = make([]byte, 0, readSize)
+		c.wbuf = nil
 	}
 }
 
