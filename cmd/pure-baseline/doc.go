@@ -17,8 +17,15 @@
 // synchronous=FULL (the default with --data). --stats ADDR serves
 // GET /debug/app, the process's CPU time, for pure-load --stats.
 //
+// SQLite's driver needs cgo, and a cgo binary loads libc and the dynamic
+// loader, about 1.5 MB of resident pages more. Built with -tags nosqlite the
+// command has no --app (it says so) and links statically with
+// CGO_ENABLED=0; cmd/pure-http builds it so, and pure-serve the same way,
+// so that both sides' peak RSS is measured without libc.
+//
 // # Pieces
 //
 //	main.go  main and run: flags, the store, the listener, the server
 //	app.go   --app tpcc|bank: TPC-C or the bank on SQLite (package sqlite) behind net/http (package sqlitehttp)
+//	app_nosqlite.go  --app refused in a -tags nosqlite build
 package main

@@ -9,7 +9,12 @@
 //
 // # Method
 //
-// The programs are built with go build from the current checkout. For
+// The programs are built with go build from the current checkout, all with
+// CGO_ENABLED=0 (pure-baseline with -tags nosqlite, leaving out the SQLite
+// baselines, its only cgo part): statically linked, so no server's peak RSS
+// holds libc and the dynamic loader (about 1.5 MB each in a cgo build,
+// which Go makes by default where a C compiler is found), and every server
+// is built the same way. Records say so in their build field. For
 // each round, for each workload, each server that serves the workload runs
 // once, in an order rotated by one place per round: a fresh data directory,
 // a fresh server pinned to one CPU (taskset), the store prepared (the

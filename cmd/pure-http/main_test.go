@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"debug/elf"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -142,6 +143,17 @@ func TestSeries_Baselines(t *testing.T) {
 	if err := build(t.Context(), o, t.TempDir()); err != nil {
 		t.Fatal(err)
 	}
+	// Built static (no libc in its RSS): no program interpreter.
+	if ef, err := elf.Open(o.bins.baseline); err != nil {
+		t.Fatal(err)
+	} else {
+		for _, p := range ef.Progs {
+			if p.Type == elf.PT_INTERP {
+				t.Errorf("%s has a program interpreter: built with cgo, want CGO_ENABLED=0", o.bins.baseline)
+			}
+		}
+		ef.Close()
+	}
 	ran, failed, err := series(t.Context(), o)
 	if err != nil || ran != want || failed != 0 {
 		t.Fatalf("series: %d ran, %d failed, %v\n%s", ran, failed, err, log.String())
@@ -153,6 +165,9 @@ func TestSeries_Baselines(t *testing.T) {
 		t.Fatalf("records: %d, %v", len(recs), err)
 	}
 	for _, r := range recs {
+		if r.Build != staticBuild {
+			t.Errorf("%s %s: build %q, want %q", r.ID, r.Workload, r.Build, staticBuild)
+		}
 		if r.OK == 0 || r.ServerCPU <= 0 || r.OKPerServerCPU <= 0 || r.PeakRSSKiB <= 0 || r.P99us <= 0 {
 			t.Errorf("%s %s: a measurement is missing: %+v", r.ID, r.Workload, r)
 		}

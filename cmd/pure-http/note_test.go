@@ -112,3 +112,26 @@ func TestNote_RefusesBadInput(t *testing.T) {
 		t.Errorf("other schema: %v", err)
 	}
 }
+
+// TestNote_Build: records that say how the servers were built give the
+// note a line saying so; older records without it give none.
+func TestNote_Build(t *testing.T) {
+	f, err := os.Open("testdata/runs.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := ReadRecords(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if note := renderNote(t.TempDir(), recs); strings.Contains(note, "Binaries ") {
+		t.Errorf("records without a build gave a Binaries line:\n%s", note)
+	}
+	for i := range recs {
+		recs[i].Build = staticBuild
+	}
+	if note := renderNote(t.TempDir(), recs); !strings.Contains(note, "Binaries "+staticBuild+" (statically linked") {
+		t.Errorf("records with build %q gave no line naming it:\n%s", staticBuild, note)
+	}
+}

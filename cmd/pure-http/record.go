@@ -85,6 +85,10 @@ type Record struct {
 	// Commit is the checkout the servers were built from, Go the toolchain.
 	Commit string `json:"commit"`
 	Go     string `json:"go"`
+	// Build says how the servers were built (static: CGO_ENABLED=0);
+	// missing in records from before builds were static, which were cgo
+	// builds that load libc.
+	Build string `json:"build,omitempty"`
 }
 
 // ReadRecords reads JSON lines; a bad line is an error naming its number.
