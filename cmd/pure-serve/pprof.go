@@ -19,13 +19,10 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"runtime/trace"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/google/pprof/profile"
 
 	"workbench/pure/app"
 )
@@ -172,54 +169,5 @@ func wallProfile(w io.Writer, d time.Duration) error {
 			counts[b.String()]++
 		}
 	}
-	return wallToProfile(counts, hz).Write(w)
-}
-
-// wallToProfile turns sampled stacks (program counters in hex, separated
-// by spaces, leaf first) into a pprof profile of samples and wall time.
-func wallToProfile(counts map[string]int64, hz int64) *profile.Profile {
-	p := &profile.Profile{
-		SampleType: []*profile.ValueType{{Type: "samples", Unit: "count"}, {Type: "time", Unit: "nanoseconds"}},
-		PeriodType: &profile.ValueType{Type: "wallclock", Unit: "nanoseconds"},
-		Period:     int64(time.Second) / hz,
-		TimeNanos:  time.Now().UnixNano(),
-	}
-	funcs := map[string]*profile.Function{}
-	locs := map[string]*profile.Location{}
-	keys := make([]string, 0, len(counts))
-	for k := range counts {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		var pcs []uintptr
-		for _, f := range strings.Fields(k) {
-			pc, _ := strconv.ParseUint(f, 16, 64)
-			pcs = append(pcs, uintptr(pc))
-		}
-		s := &profile.Sample{Value: []int64{counts[k], counts[k] * p.Period}}
-		frames := runtime.CallersFrames(pcs)
-		for {
-			fr, more := frames.Next()
-			lk := fr.Function + "\x00" + fr.File + "\x00" + strconv.Itoa(fr.Line)
-			loc := locs[lk]
-			if loc == nil {
-				fn := funcs[fr.Function]
-				if fn == nil {
-					fn = &profile.Function{ID: uint64(len(funcs) + 1), Name: fr.Function, SystemName: fr.Function, Filename: fr.File}
-					funcs[fr.Function] = fn
-					p.Function = append(p.Function, fn)
-				}
-				loc = &profile.Location{ID: uint64(len(locs) + 1), Line: []profile.Line{{Function: fn, Line: int64(fr.Line)}}}
-				locs[lk] = loc
-				p.Location = append(p.Location, loc)
-			}
-			s.Location = append(s.Location, loc)
-			if !more {
-				break
-			}
-		}
-		p.Sample = append(p.Sample, s)
-	}
-	return p
+	return wallToProfile(w, counts, hz)
 }

@@ -2,8 +2,11 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"net/http"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -53,5 +56,48 @@ func TestPprof_Endpoints(t *testing.T) {
 	}
 	if code, b := get("/debug/pprof/nosuch"); code != 404 || !strings.Contains(string(b), "nosuch") {
 		t.Fatalf("unknown profile: %d %q", code, b)
+	}
+}
+
+// TestWallToProfile: the hand-written encoder's profile parses with
+// github.com/google/pprof/profile and holds what was sampled: two sample
+// types, each stack's count and time, its functions with their files.
+func TestWallToProfile(t *testing.T) {
+	pcs := make([]uintptr, 16)
+	n := runtime.Callers(1, pcs)
+	var k strings.Builder
+	for _, pc := range pcs[:n] {
+		k.WriteString(strconv.FormatUint(uint64(pc), 16) + " ")
+	}
+	var b bytes.Buffer
+	if err := wallToProfile(&b, map[string]int64{k.String(): 7, k.String() + "1 ": 0}, 100); err != nil {
+		t.Fatal(err)
+	}
+	p, err := profile.Parse(&b)
+	if err != nil {
+		t.Fatalf("not a pprof profile: %v", err)
+	}
+	if got := fmt.Sprintf("%s %s %s %s %s %s %d", p.SampleType[0].Type, p.SampleType[0].Unit, p.SampleType[1].Type, p.SampleType[1].Unit, p.PeriodType.Type, p.PeriodType.Unit, p.Period); got != "samples count time nanoseconds wallclock nanoseconds 10000000" {
+		t.Errorf("types and period: %s", got)
+	}
+	var found bool
+	for _, s := range p.Sample {
+		if s.Value[0] != 7 {
+			continue
+		}
+		found = true
+		if s.Value[1] != 7*p.Period {
+			t.Errorf("time %d, want 7 periods", s.Value[1])
+		}
+		fn := s.Location[0].Line[0].Function
+		if !strings.HasSuffix(fn.Name, "TestWallToProfile") || !strings.HasSuffix(fn.Filename, "pprof_test.go") || s.Location[0].Line[0].Line == 0 {
+			t.Errorf("leaf frame %s %s:%d, want this test's", fn.Name, fn.Filename, s.Location[0].Line[0].Line)
+		}
+	}
+	if !found || len(p.Sample) != 2 {
+		t.Errorf("%d samples, the counted one found: %v", len(p.Sample), found)
+	}
+	if err := p.CheckValid(); err != nil {
+		t.Error(err)
 	}
 }
