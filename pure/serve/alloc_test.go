@@ -75,3 +75,37 @@ func TestConn_RawSocket_ZeroAllocs(t *testing.T) {
 		t.Fatalf("the loop ended with %v after the client closed, want EOF", err)
 	}
 }
+
+// TestConn_RestDropsReadBuffer: a connection with nothing pending gives
+// its read buffer back when it waits (rest), so idle keep-alive
+// connections hold none; one with part of a request pending, or with a
+// grown buffer for a big body, keeps it; the next read takes one again.
+func TestConn_RestDropsReadBuffer(t *testing.T) {
+	s := newTestServer(t, Config{})
+	c := newConn(s)
+	if len(c.rbuf) != readSize || c.small == nil {
+		t.Fatalf("a new connection's read buffer: %d bytes", len(c.rbuf))
+	}
+	c.r0, c.r1 = 0, copy(c.rbuf, "GET /docs/a HT")
+	c.rest()
+	if c.rbuf == nil || string(c.rbuf[:c.r1]) != "GET /docs/a HT" {
+		t.Fatalf("rest with a partial request pending dropped it: %q", c.rbuf)
+	}
+	c.r0 = c.r1
+	c.rest()
+	if c.rbuf != nil || c.small != nil {
+		t.Fatalf("rest with nothing pending kept the buffer (%d bytes)", len(c.rbuf))
+	}
+	if !c.makeRoom() || len(c.rbuf) != readSize || c.r0 != 0 || c.r1 != 0 {
+		t.Fatalf("makeRoom after rest: %d bytes, r0 %d r1 %d", len(c.rbuf), c.r0, c.r1)
+	}
+	c.need = 3 * readSize
+	if !c.makeRoom() || len(c.rbuf) <= readSize {
+		t.Fatalf("makeRoom for a big body: %d bytes", len(c.rbuf))
+	}
+	c.need = 0
+	c.rest()
+	if len(c.rbuf) <= readSize {
+		t.Fatalf("rest dropped a grown buffer (%d bytes left)", len(c.rbuf))
+	}
+}

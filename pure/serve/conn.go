@@ -39,7 +39,7 @@ type conn struct {
 	rawOK bool  // nc has a socket: read and write through raw
 
 	rbuf      []byte
-	small     []byte // the connection's own readSize buffer, rbuf between big requests
+	small     *[readSize]byte // rbuf between big requests; nil while idle (rest)
 	r0, r1    int
 	need      int   // bytes the request at r0 needs in all, once its head is parsed; 0 before
 	expect100 bool  // the request at r0 asked for 100 Continue
@@ -91,13 +91,12 @@ type answer struct {
 func newConn(s *Server) *conn {
 	c := &conn{
 		s:     s,
-		small: make([]byte, readSize),
 		ans:   make([]answer, 0, 16),
 		iov:   make(net.Buffers, 0, 32),
 		key:   make([]byte, 0, 64),
 		names: make(map[string]string),
 	}
-	c.rbuf = c.small
+	c.wake()
 	c.stepFn = c.step
 	c.raw.init()
 	return c
@@ -182,6 +181,7 @@ func (c *conn) step(fd uintptr) bool {
 		}
 		n, errno := c.raw.readFd(fd, c.rbuf[c.r1:])
 		if errno == syscall.EAGAIN {
+			c.rest()
 			return false // nothing yet: wait for the poller
 		}
 		var rerr error
@@ -205,6 +205,7 @@ func (c *conn) step(fd uintptr) bool {
 				c.stop = err
 				return true
 			}
+			c.rest()
 			return false
 		}
 	}
@@ -309,6 +310,9 @@ var (
 // (compact put them there). It returns false when the server's payload
 // budget cannot cover the bigger buffer.
 func (c *conn) makeRoom() bool {
+	if c.rbuf == nil {
+		c.wake()
+	}
 	want := c.need
 	if want == 0 && c.r1 == len(c.rbuf) {
 		want = min(2*len(c.rbuf), c.s.maxHead+readSize)
@@ -332,7 +336,10 @@ func (c *conn) resize(size int) bool {
 	c.req.reset() // its slices point into the old buffer and would keep it alive
 	var buf []byte
 	if size == readSize {
-		buf = c.small
+		if c.small == nil {
+			c.small = smallBufs.Get().(*[readSize]byte)
+		}
+		buf = c.small[:]
 	} else {
 		buf = getBuf(size)
 	}
@@ -407,6 +414,31 @@ func putBuf(b []byte) {
 	}
 }
 
+// smallBufs pools the connections' readSize read buffers: a connection
+// waiting for its next request holds none (rest), so idle keep-alive
+// connections cost no read buffer, and under load only those being served
+// hold one. 64 connections held 256 KiB of them for a few kept busy by
+// two workers (issue 11's peak RSS target).
+var smallBufs = sync.Pool{New: func() any { return new([readSize]byte) }}
+
+// rest gives the read buffer back to smallBufs when nothing of a request
+// is pending and the buffer is the connection's small one; makeRoom takes
+// one again before the next read.
+func (c *conn) rest() {
+	if c.r0 != c.r1 || c.small == nil || len(c.rbuf) != readSize {
+		return
+	}
+	c.req.reset() // its slices point into the buffer
+	smallBufs.Put(c.small)
+	c.small, c.rbuf, c.r0, c.r1 = nil, nil, 0, 0
+}
+
+// wake takes a read buffer from smallBufs for a connection at rest.
+func (c *conn) wake() {
+	c.small = smallBufs.Get().(*[readSize]byte)
+	c.rbuf, c.r0, c.r1 = c.small[:], 0, 0
+}
+
 // compact moves a partial request to the front of rbuf once a batch was
 // sent, and gives a grown buffer back once nothing big is pending.
 func (c *conn) compact() {
@@ -431,6 +463,9 @@ func (c *conn) linger() {
 	}
 	if c.nc.SetReadDeadline(time.Now().Add(time.Second)) != nil {
 		return
+	}
+	if c.rbuf == nil {
+		c.wake()
 	}
 	buf := c.rbuf[:readSize]
 	for n := 0; n < 1<<20; {
