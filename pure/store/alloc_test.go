@@ -74,8 +74,9 @@ func TestCommit_AllocsLargeTx(t *testing.T) {
 }
 
 // TestCommit_BigBufferNotKept: the commit buffer a single large value grew
-// is dropped after its group, so a server seeded with a 1 MiB document does
-// not keep megabytes resident; consecutive large groups keep theirs.
+// is replaced by a small one after its group, so a server seeded with a
+// 1 MiB document does not keep megabytes resident; consecutive large groups
+// keep theirs.
 func TestCommit_BigBufferNotKept(t *testing.T) {
 	s, err := OpenRAM(nil)
 	if err != nil {
@@ -88,35 +89,48 @@ func TestCommit_BigBufferNotKept(t *testing.T) {
 		t.Fatalf("after a small commit the buffer's capacity is %d, want kept and at most %d", c, keepBufMin)
 	}
 	put(t, s, key(2), big)
-	if c := cap(s.buf); c != 0 {
-		t.Fatalf("after one 1 MiB commit the buffer's capacity is %d, want it dropped (0)", c)
+	if c := cap(s.buf); c > keepBufMin {
+		t.Fatalf("after one 1 MiB commit the buffer's capacity is %d, want it replaced by a small one", c)
 	}
 	put(t, s, key(3), big)
 	if c := cap(s.buf); c < 1<<20 {
 		t.Fatalf("after a second 1 MiB commit in a row the buffer's capacity is %d, want it kept (at least 1 MiB)", c)
 	}
-	put(t, s, key(4), "small") // the group before was large: kept once more
-	put(t, s, key(5), "small")
-	if c := cap(s.buf); c != 0 {
-		t.Fatalf("after two small commits following large ones the buffer's capacity is %d, want it dropped (0)", c)
+	// Small groups after large ones: kept while the peak decays (1/256
+	// per group), then replaced.
+	for i := range 1000 {
+		put(t, s, key(4+i), "small")
+		if c := cap(s.buf); c <= keepBufMin {
+			if i < 100 {
+				t.Fatalf("dropped after %d small commits following large ones, want kept a few groups", i+1)
+			}
+			return
+		}
 	}
+	t.Fatalf("after 1,000 small commits following large ones the buffer's capacity is %d, want it replaced by a small one", cap(s.buf))
 }
 
 func TestKeepBuf(t *testing.T) {
 	for _, c := range []struct {
-		cap, prev int
+		cap, peak int
 		kept      bool
 	}{
 		{4 << 10, 0, true},
 		{keepBufMin, 0, true},
 		{2 << 20, 0, false},
 		{2 << 20, keepBufMin, false},
-		{2 << 20, keepBufMin + 1, true},
+		{2 << 20, 512 << 10, true},
+		{512 << 10, 128 << 10, true},
+		{512 << 10, 100 << 10, false},
+		{2 << 20, nextPeak(nextPeak(1<<20, 1000), 1000), true}, // the peak decays slowly
+		{2 << 20, nextPeak(0, 1000), false},
 		{32 << 20, 32 << 20, false},
 	} {
-		got := keepBuf(make([]byte, 10, c.cap), c.prev)
-		if (got != nil) != c.kept || (got != nil && len(got) != 0) {
-			t.Errorf("keepBuf(cap %d, prev %d) = len %d cap %d, want kept=%v and empty", c.cap, c.prev, len(got), cap(got), c.kept)
+		buf := make([]byte, 10, c.cap)
+		got := keepBuf(buf, c.peak)
+		kept := &got[:1][0] == &buf[0]
+		if kept != c.kept || len(got) != 0 || (!kept && cap(got) != max(c.peak, 4<<10)) {
+			t.Errorf("keepBuf(cap %d, peak %d) = len %d cap %d (the same array: %v), want kept=%v, empty, else the peak's size", c.cap, c.peak, len(got), cap(got), kept, c.kept)
 		}
 	}
 }

@@ -202,7 +202,7 @@ func (s *Store) writeGroup() written {
 	if err == nil {
 		err = s.writeAt(buf, s.end)
 	}
-	s.buf, s.bufPrev = keepBuf(buf, s.bufPrev), len(buf)
+	s.buf, s.bufPeak = keepBuf(buf, s.bufPeak), nextPeak(s.bufPeak, len(buf))
 	if err == nil && s.checkpointDueLocked() {
 		w.slot = s.nextSlotLocked()
 		encodeSlot(sb, s.tip)

@@ -105,7 +105,7 @@ type Store struct {
 	filled  uint64   // the file holds records or zeros up to here (prealloc.go)
 	cold    uint64   // where the next release of written pages starts (cold.go)
 	buf     []byte   // commit buffer, reused
-	bufPrev int      // the length the last group's commit buffer reached
+	bufPeak int      // the groups' commit buffer lengths, their peak decaying by an eighth per group
 	scratch scratch  // the leader's other reusable memory
 	failed  error    // set when a write or sync failed: refuse writes
 	closed  bool
