@@ -180,3 +180,25 @@ func TestRun_Flags(t *testing.T) {
 		}
 	}
 }
+
+// TestDurableProcs: with --data pure-serve runs with at least two Ps, so a
+// goroutine blocked in fdatasync does not hold the only one; in RAM, with
+// more CPUs, or with GOMAXPROCS set in the environment, Go's choice stands.
+func TestDurableProcs(t *testing.T) {
+	for _, c := range []struct {
+		durable bool
+		env     string
+		cur     int
+		want    int
+	}{
+		{true, "", 1, 2},
+		{true, "", 2, 2},
+		{true, "", 8, 8},
+		{true, "1", 1, 1},
+		{false, "", 1, 1},
+	} {
+		if got := durableProcs(c.durable, c.env, c.cur); got != c.want {
+			t.Errorf("durableProcs(durable %v, GOMAXPROCS=%q, now %d) = %d, want %d", c.durable, c.env, c.cur, got, c.want)
+		}
+	}
+}
