@@ -192,11 +192,16 @@
 // more of the binary in every run.
 //
 // Group commit with one P: fdatasync enters the scheduler's syscall state,
-// so the P goes to the other connections while the leader syncs, and their
-// commits queue behind it: 64 PUT connections, GOMAXPROCS=1, about 17 PUTs
-// per sync (pure-serve prints the store's publications at exit). The price
-// is the monitor again: the P leaves a blocked fdatasync only when sysmon
-// retakes it, and sysmon then polls every 20 µs: 15 % of the server's CPU
-// on durable score POSTs, with the thread switches another 20 %. Only the
-// store can avoid it (a sync that does not block a thread holding a P).
+// and the P leaves a blocked fdatasync only when the runtime's monitor
+// (sysmon) retakes it. While the device's syncs took milliseconds that was
+// soon enough for the other connections' commits to queue behind the
+// leader (039: about 17 PUTs per sync with GOMAXPROCS=1). With syncs of
+// about 100 µs it is not: durable score POSTs from 64 connections saved
+// 1.2 inputs per sync, 13,500 POSTs/s (experiment 055). So pure-serve runs
+// with at least two Ps with --data (cmd/pure-serve, durableProcs): the
+// thread in fdatasync sleeps in the kernel while the other P serves the
+// connections, and 26 inputs share a sync, 80,900 POSTs/s on the same one
+// CPU (25.6x the crash-safe net/http baseline, which a second P does not
+// help). The monitor's polling is still paid while a sync blocks; only a
+// sync that does not hold a P could avoid it.
 package serve
