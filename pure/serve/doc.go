@@ -172,20 +172,29 @@
 // server CPU-s, load 2-3); what made it differ was not found. Over a real
 // network interface the receiver's work is not on the server's CPU at all.
 //
-// Memory. Peak RSS on 64 B GETs with --data is about 10-12 MB: the binary's
-// touched pages 3.9 MB, libc and the loader 1.5 MB (cgo, linked for the net
-// package's resolver; a -tags netgo,osusergo build is static and drops
-// them), anonymous 4.5 MB: the store's group write buffer, kept at the
-// 2 MiB it grew to for the seed's 1 MiB value, 64 connections' state
-// (about 10 KiB each) 1 MB, goroutine stacks 0.7 MB and the runtime. An
-// outsized request body (over the largest pooled read buffer, 1 MiB) leaves
+// Memory. Peak RSS on 64 B GETs from 64 connections with --data, built
+// statically (CGO_ENABLED=0, as `just http` builds every server), is about
+// 6.1 MB, 0.47x the net/http baseline's 13 MB (a cgo build adds libc and
+// the loader, about 1.5 MB, to both): the binary's touched pages 3.6 MB,
+// anonymous 2.5 MB, of which 64 connections' state (about 7 KiB each, the
+// answer buffer grown only to what a batch needs), goroutine stacks 0.7 MB
+// and the runtime. A connection waiting for its next request holds no read
+// buffer (rest gives it back to a pool), which matters for idle keep-alive
+// connections more than under load, where most connections are queued for
+// a worker with their buffer. The store's commit buffer no longer stays at
+// the 2 MiB the seed's 1 MiB document grew it to (store's keepBuf), and the
+// wall-clock profile is encoded without github.com/google/pprof/profile,
+// whose initialisation kept 0.55 MB resident in every run. An outsized
+// request body (over the largest pooled read buffer, 1 MiB) leaves
 // megabytes of garbage (its buffer, the store's copies) that a load which
 // allocates nothing would keep resident until the runtime's forced
 // collection two minutes later, so the trimmer (trim.go) collects and
 // returns it once the buffer is dropped: 6.6 to 4.5 MB anonymous after the
-// seed (experiment 046). Under durable PUTs most of the heap is garbage:
-// the store's transaction copies each body (90 % of the bytes allocated),
-// and the collector's headroom and freed spans make 20 MB; GOGC=50 or a
+// seed (experiment 046). Under durable PUTs the peak is far above the
+// baseline's (51 MB against 14 MB in experiment 055): the faster server's
+// documents grow 8x larger in the same time (each PUT prepends 16 B), and
+// their read buffers, the store's transaction copies, the overlay's
+// entries and the collector's headroom scale with them; GOGC=50 or a
 // GOMEMLIMIT of 12 MiB cut the peak by a few MB only, and a 6 MiB limit
 // halved PUT throughput, so no default is set. The --pprof listener is
 // written without net/http, whose package initialisation touched 2.5 MB
