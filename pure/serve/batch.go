@@ -130,7 +130,11 @@ func (c *conn) answerBody(a *answer, h *head, body []byte) {
 	h.close, h.keep10 = a.close, a.keep10
 	h.length = len(body)
 	a.h0 = len(c.wbuf)
-	c.wbuf = appendHead(c.wbuf, h, c.s.clock.date())
+	if h.status == 200 && h.ctype == typeBytes && h.allow == "" {
+		c.wbuf = appendDocHead(c.wbuf, c.s.clock.docHead(), h)
+	} else {
+		c.wbuf = appendHead(c.wbuf, h, c.s.clock.date())
+	}
 	if !a.noBody && len(body) <= copyMax {
 		c.wbuf = append(c.wbuf, body...)
 	} else if !a.noBody {

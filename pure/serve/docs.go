@@ -9,8 +9,7 @@ import (
 // doc answers GET, HEAD and PUT on /docs/<key>.
 func (c *conn) doc(r *request, k []byte) {
 	var err error
-	c.key = append(c.key[:0], c.s.prefix...)
-	c.key, err = appendKey(c.key, k)
+	c.key, err = appendKey(c.key[:len(c.s.prefix)], k) // the prefix stays in place
 	if err != nil {
 		c.errorAnswer(r, err, false)
 		return
