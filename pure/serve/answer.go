@@ -92,6 +92,9 @@ type head struct {
 	allow  string // Allow header for 405; "" for none
 	close  bool   // Connection: close
 	keep10 bool   // Connection: keep-alive (an HTTP/1.0 client that asked for it)
+	// doc says the head is a document's: status 200, ctype typeBytes, no
+	// allow; it is written by appendDocHead.
+	doc bool
 }
 
 // appendHead appends an answer's status line and headers, with the blank
@@ -127,16 +130,16 @@ func appendHead(b []byte, h *head, date []byte) []byte {
 }
 
 // appendDocHead appends what appendHead appends for a document's answer
-// (status 200, Content-Type typeBytes, no Allow), given docHead, the
+// (h.doc: status 200, Content-Type typeBytes, no Allow), given docHead, the
 // status line, Date and Content-Type lines and "Content-Length: " as one
 // string (dateClock.docHead): one copy instead of four appends and a
 // status lookup.
 func appendDocHead(b []byte, docHead []byte, h *head) []byte {
 	b = append(b, docHead...)
-	b = strconv.AppendUint(b, uint64(h.length), 10)
+	b = appendDec(b, uint64(h.length))
 	if h.etag != 0 {
 		b = append(b, "\r\nETag: \""...)
-		b = strconv.AppendUint(b, h.etag, 10)
+		b = appendDec(b, h.etag)
 		b = append(b, '"')
 	}
 	b = append(b, '\r', '\n')
@@ -146,6 +149,22 @@ func appendDocHead(b []byte, docHead []byte, h *head) []byte {
 		b = append(b, "Connection: keep-alive\r\n"...)
 	}
 	return append(b, '\r', '\n')
+}
+
+// appendDec appends n in decimal: numbers under 10,000 digit by digit,
+// larger ones with strconv.
+func appendDec(b []byte, n uint64) []byte {
+	switch {
+	case n < 10:
+		return append(b, byte('0'+n))
+	case n < 100:
+		return append(b, byte('0'+n/10), byte('0'+n%10))
+	case n < 1000:
+		return append(b, byte('0'+n/100), byte('0'+n/10%10), byte('0'+n%10))
+	case n < 10000:
+		return append(b, byte('0'+n/1000), byte('0'+n/100%10), byte('0'+n/10%10), byte('0'+n%10))
+	}
+	return strconv.AppendUint(b, n, 10)
 }
 
 // dateClock keeps the Date header line, "Date: <IMF-fixdate>\r\n", with

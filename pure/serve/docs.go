@@ -42,7 +42,7 @@ func (c *conn) getDoc(r *request, k []byte) {
 		return
 	}
 	a := c.newAnswer(r)
-	h := head{status: 200, ctype: typeBytes, etag: rev}
+	h := head{status: 200, ctype: typeBytes, etag: rev, doc: true}
 	if len(val) > copyMax && !a.noBody {
 		if c.nborrowed == len(c.borrowed) {
 			c.borrowed = append(c.borrowed, new(store.Borrowed))

@@ -83,12 +83,16 @@ var (
 // Up to maxBlankLines empty lines before the request line are skipped, as
 // RFC 9112 asks (some clients send CRLF after a body).
 func parseHead(buf []byte, maxHead int, r *request) (int, error) {
+	if n := parseFast(buf, maxHead, r); n > 0 {
+		return n, nil // a plain head (parseFast never takes blank lines)
+	}
+	r.reset() // the fast path may have filled some fields
 	skip := 0
 	for skip < 2*maxBlankLines && len(buf) >= skip+2 && buf[skip] == '\r' && buf[skip+1] == '\n' {
 		skip += 2
 	}
 	if skip == 0 {
-		return parseHeadAt(buf, maxHead, r)
+		return parseHeadSlow(buf, maxHead, r)
 	}
 	n, err := parseHeadAt(buf[skip:], maxHead, r)
 	if n > 0 {

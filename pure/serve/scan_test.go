@@ -8,7 +8,7 @@ import (
 )
 
 // The parser's word-at-a-time and table-driven scans (validValue,
-// targetClass, plainKey) must decide exactly what a byte-by-byte loop
+// targetClass, keyMarks, ctlIndex, targetStop) must decide exactly what a byte-by-byte loop
 // decides. Each test compares them with that loop, over every byte and
 // over random strings rich in the bytes that matter.
 
