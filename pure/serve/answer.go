@@ -92,6 +92,9 @@ type head struct {
 	allow  string // Allow header for 405; "" for none
 	close  bool   // Connection: close
 	keep10 bool   // Connection: keep-alive (an HTTP/1.0 client that asked for it)
+	// doc says the head is a document's: status 200, ctype typeBytes, no
+	// allow; it is written by appendDocHead.
+	doc bool
 }
 
 // appendHead appends an answer's status line and headers, with the blank
@@ -126,14 +129,59 @@ func appendHead(b []byte, h *head, date []byte) []byte {
 	return append(b, '\r', '\n')
 }
 
-// dateClock keeps the Date header line, "Date: <IMF-fixdate>\r\n", and a
-// coarse clock for deadlines, both refreshed once a second by one
-// goroutine and read by every connection with one atomic load.
+// appendDocHead appends what appendHead appends for a document's answer
+// (h.doc: status 200, Content-Type typeBytes, no Allow), given docHead, the
+// status line, Date and Content-Type lines and "Content-Length: " as one
+// string (dateClock.docHead): one copy instead of four appends and a
+// status lookup.
+func appendDocHead(b []byte, docHead []byte, h *head) []byte {
+	b = append(b, docHead...)
+	b = appendDec(b, uint64(h.length))
+	if h.etag != 0 {
+		b = append(b, "\r\nETag: \""...)
+		b = appendDec(b, h.etag)
+		b = append(b, '"')
+	}
+	b = append(b, '\r', '\n')
+	if h.close {
+		b = append(b, "Connection: close\r\n"...)
+	} else if h.keep10 {
+		b = append(b, "Connection: keep-alive\r\n"...)
+	}
+	return append(b, '\r', '\n')
+}
+
+// appendDec appends n in decimal: numbers under 10,000 digit by digit,
+// larger ones with strconv.
+func appendDec(b []byte, n uint64) []byte {
+	switch {
+	case n < 10:
+		return append(b, byte('0'+n))
+	case n < 100:
+		return append(b, byte('0'+n/10), byte('0'+n%10))
+	case n < 1000:
+		return append(b, byte('0'+n/100), byte('0'+n/10%10), byte('0'+n%10))
+	case n < 10000:
+		return append(b, byte('0'+n/1000), byte('0'+n/100%10), byte('0'+n/10%10), byte('0'+n%10))
+	}
+	return strconv.AppendUint(b, n, 10)
+}
+
+// dateClock keeps the Date header line, "Date: <IMF-fixdate>\r\n", with
+// the start of a document answer's head built around it, and a coarse
+// clock for deadlines, all refreshed once a second by one goroutine and
+// read by every connection with one atomic load.
 type dateClock struct {
-	line atomic.Pointer[[]byte]
-	now  atomic.Int64 // unix nanoseconds at the last refresh
-	stop chan struct{}
-	done chan struct{}
+	lines atomic.Pointer[dateLines]
+	now   atomic.Int64 // unix nanoseconds at the last refresh
+	stop  chan struct{}
+	done  chan struct{}
+}
+
+// dateLines are the clock's texts for one second.
+type dateLines struct {
+	date []byte // "Date: <IMF-fixdate>\r\n"
+	doc  []byte // a document answer's head up to its length: see appendDocHead
 }
 
 // newDateClock returns a clock set to now; start refreshes it.
@@ -144,11 +192,15 @@ func newDateClock() *dateClock {
 }
 
 func (d *dateClock) set(t time.Time) {
-	b := make([]byte, 0, 40)
+	b := make([]byte, 0, 128)
+	b = append(b, statusLine(200)...)
+	at := len(b)
 	b = append(b, "Date: "...)
 	b = t.UTC().AppendFormat(b, "Mon, 02 Jan 2006 15:04:05 GMT")
 	b = append(b, '\r', '\n')
-	d.line.Store(&b)
+	end := len(b)
+	b = append(b, "Content-Type: "+typeBytes+"\r\nContent-Length: "...)
+	d.lines.Store(&dateLines{date: b[at:end:end], doc: b})
 	d.now.Store(t.UnixNano())
 }
 
@@ -167,5 +219,9 @@ func (d *dateClock) run() {
 	}
 }
 
-// Date returns the current Date header line.
-func (d *dateClock) date() []byte { return *d.line.Load() }
+// date returns the current Date header line.
+func (d *dateClock) date() []byte { return d.lines.Load().date }
+
+// docHead returns the start of a document answer's head for this second:
+// its status line, Date and Content-Type lines and "Content-Length: ".
+func (d *dateClock) docHead() []byte { return d.lines.Load().doc }

@@ -25,3 +25,21 @@ func TestAppendHead(t *testing.T) {
 		t.Fatalf("got %q\nwant %q", got, want)
 	}
 }
+
+// TestAppendDocHead_AsAppendHead: the document answer's shortcut writes
+// exactly the head appendHead writes, for lengths and revisions of every
+// digit count and each Connection header.
+func TestAppendDocHead_AsAppendHead(t *testing.T) {
+	d := newDateClock()
+	for _, n := range []int{0, 7, 9, 10, 64, 99, 100, 999, 1000, 1024, 9999, 10000, 1 << 20, 123456789} {
+		for _, rev := range []uint64{0, 1, 9, 10, 65, 99, 100, 999, 1000, 9999, 10000, 99999, 1 << 40} {
+			for _, conn := range []struct{ close, keep10 bool }{{false, false}, {true, false}, {false, true}} {
+				h := head{status: 200, ctype: typeBytes, length: n, etag: rev, close: conn.close, keep10: conn.keep10, doc: true}
+				want := string(appendHead([]byte("x"), &h, d.date()))
+				if got := string(appendDocHead([]byte("x"), d.docHead(), &h)); got != want {
+					t.Fatalf("got %q\nwant %q", got, want)
+				}
+			}
+		}
+	}
+}

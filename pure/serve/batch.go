@@ -2,6 +2,7 @@ package serve
 
 import (
 	"bytes"
+	"encoding/binary"
 	"strconv"
 
 	"workbench/pure/app"
@@ -87,11 +88,15 @@ const (
 	inputsPrefix = "/inputs/"
 )
 
+// docsWord is docsPrefix's first four bytes as a little-endian word.
+var docsWord = binary.LittleEndian.Uint32([]byte(docsPrefix))
+
 // dispatch routes one complete request.
 func (c *conn) dispatch(r *request) {
 	p := r.path
 	switch {
-	case bytes.HasPrefix(p, []byte(docsPrefix)):
+	case len(p) >= len(docsPrefix) && binary.LittleEndian.Uint32(p) == docsWord && p[4] == 's' && p[5] == '/':
+		// bytes.HasPrefix(p, docsPrefix), without memequal's call
 		c.doc(r, p[len(docsPrefix):])
 	case bytes.HasPrefix(p, []byte(viewsPrefix)):
 		c.appCall(r, app.View, p[len(viewsPrefix):])
@@ -130,7 +135,11 @@ func (c *conn) answerBody(a *answer, h *head, body []byte) {
 	h.close, h.keep10 = a.close, a.keep10
 	h.length = len(body)
 	a.h0 = len(c.wbuf)
-	c.wbuf = appendHead(c.wbuf, h, c.s.clock.date())
+	if h.doc {
+		c.wbuf = appendDocHead(c.wbuf, c.s.clock.docHead(), h)
+	} else {
+		c.wbuf = appendHead(c.wbuf, h, c.s.clock.date())
+	}
 	if !a.noBody && len(body) <= copyMax {
 		c.wbuf = append(c.wbuf, body...)
 	} else if !a.noBody {

@@ -59,7 +59,7 @@ type conn struct {
 	ncalls     int
 	snap       *store.Snapshot // the batch's pinned snapshot (&snapBuf), taken at its first read
 	snapBuf    store.Snapshot  // filled by SnapshotInto, so pinning allocates nothing
-	key        []byte          // scratch for store keys
+	key        []byte          // the store key of the request at hand; key[:len(s.prefix)] is always s.prefix
 	names      map[string]string
 	payload    int64                 // body bytes held by the batch
 	closeAfter bool                  // close the connection once the batch is sent
@@ -93,7 +93,7 @@ func newConn(s *Server) *conn {
 		s:     s,
 		ans:   make([]answer, 0, 16),
 		iov:   make(net.Buffers, 0, 32),
-		key:   make([]byte, 0, 64),
+		key:   append(make([]byte, 0, 64), s.prefix...),
 		names: make(map[string]string),
 	}
 	c.wake()
@@ -513,20 +513,29 @@ func (c *conn) writeDeadline() error {
 // own head included) goes first, then the body by sendfile, then the rest.
 func (c *conn) flush() error {
 	c.iov = c.iov[:0]
-	run := -1 // start in wbuf of the last iov entry when it is a wbuf range ending at end
-	end := -1
+	// wbuf[run:end] is a range of heads and small bodies not yet in iov,
+	// which the next answer's head extends when it starts at end: a batch
+	// of small answers is one range, added to iov once.
+	run, end := 0, 0
 	var err error
 	for i := range c.ans {
 		a := &c.ans[i]
 		if a.h1 > a.h0 {
-			if end == a.h0 {
-				c.iov[len(c.iov)-1] = c.wbuf[run:a.h1]
-			} else {
-				c.iov = append(c.iov, c.wbuf[a.h0:a.h1])
+			if a.h0 != end {
+				if end > run {
+					c.iov = append(c.iov, c.wbuf[run:end])
+				}
 				run = a.h0
 			}
 			end = a.h1
 		}
+		if !a.file && len(a.body) == 0 {
+			continue
+		}
+		if end > run {
+			c.iov = append(c.iov, c.wbuf[run:end])
+		}
+		run, end = 0, 0
 		if a.file {
 			if err = c.writeIov(true); err != nil {
 				break
@@ -537,13 +546,14 @@ func (c *conn) flush() error {
 			if err = c.raw.Sendfile(a.fd, a.off, len(a.body)); err != nil {
 				break
 			}
-			end = -1
-		} else if len(a.body) > 0 {
+		} else {
 			c.iov = append(c.iov, a.body)
-			end = -1
 		}
 	}
 	if err == nil {
+		if end > run {
+			c.iov = append(c.iov, c.wbuf[run:end])
+		}
 		err = c.writeIov(false)
 	}
 	clear(c.iov)

@@ -9,8 +9,7 @@ import (
 // doc answers GET, HEAD and PUT on /docs/<key>.
 func (c *conn) doc(r *request, k []byte) {
 	var err error
-	c.key = append(c.key[:0], c.s.prefix...)
-	c.key, err = appendKey(c.key, k)
+	c.key, err = appendKey(c.key[:len(c.s.prefix)], k) // the prefix stays in place
 	if err != nil {
 		c.errorAnswer(r, err, false)
 		return
@@ -43,7 +42,7 @@ func (c *conn) getDoc(r *request, k []byte) {
 		return
 	}
 	a := c.newAnswer(r)
-	h := head{status: 200, ctype: typeBytes, etag: rev}
+	h := head{status: 200, ctype: typeBytes, etag: rev, doc: true}
 	if len(val) > copyMax && !a.noBody {
 		if c.nborrowed == len(c.borrowed) {
 			c.borrowed = append(c.borrowed, new(store.Borrowed))

@@ -15,6 +15,7 @@ func FuzzParseRequest(f *testing.F) {
 	f.Add([]byte("PUT /docs/w1 HTTP/1.1\r\nContent-Length: 3\r\nIf-Match: \"7\"\r\n\r\nabc"))
 	f.Add([]byte("POST /inputs/score?points=3 HTTP/1.0\r\nConnection: keep-alive\r\nContent-Length: 5\r\n\r\nalice"))
 	f.Fuzz(func(t *testing.T, in []byte) {
+		checkFastAsSlow(t, in, DefaultMaxHeaderBytes)
 		var r request
 		n, err := parseHead(in, DefaultMaxHeaderBytes, &r)
 		if err != nil || n == 0 {
@@ -38,6 +39,24 @@ func FuzzParseRequest(f *testing.F) {
 			t.Fatalf("%s differs after re-serialisation\n in: %q\nout: %q", d, in, out)
 		}
 	})
+}
+
+// checkFastAsSlow fails t when parseFast accepts in (a head length > 0)
+// and the slow parser does not return the same length and fields.
+func checkFastAsSlow(t *testing.T, in []byte, maxHead int) {
+	t.Helper()
+	var fast, slow request
+	n := parseFast(in, maxHead, &fast)
+	if n == 0 {
+		return
+	}
+	m, err := parseHeadSlow(in, maxHead, &slow)
+	if err != nil || m != n || fast.headLen != slow.headLen {
+		t.Fatalf("parseFast: %d bytes; parseHeadSlow: %d, %v\n in: %q", n, m, err, in)
+	}
+	if d := diff(&fast, &slow); d != "" {
+		t.Fatalf("parseFast and parseHeadSlow differ in %s\n in: %q", d, in)
+	}
 }
 
 // serialise writes a parsed request back in canonical form: the request

@@ -18,12 +18,14 @@ func appendKey(dst, k []byte) ([]byte, error) {
 	if len(k) == 0 {
 		return dst, &httpError{400, "empty document key; use /docs/<key>"}
 	}
-	if len(k) <= MaxKeyBytes && plainKey(k) {
-		// Nothing to decode or refuse byte by byte: the common case.
-		if dotSegment(k) {
-			return dst, errDotSegment
+	if len(k) <= MaxKeyBytes {
+		if marks := keyMarks(k); marks&keyDecode == 0 {
+			// Nothing to decode or refuse byte by byte: the common case.
+			if marks&keyDot != 0 && dotSegment(k) {
+				return dst, errDotSegment
+			}
+			return append(dst, k...), nil
 		}
-		return append(dst, k...), nil
 	}
 	start := len(dst)
 	for i := 0; i < len(k); i++ {
@@ -57,16 +59,33 @@ func appendKey(dst, k []byte) ([]byte, error) {
 
 var errDotSegment = &httpError{400, "document key with a \".\" or \"..\" segment; name documents without them"}
 
-// plainKey reports whether k holds no '%' escape, no control byte and no
-// DEL, so that it is its own decoding and appendKey need not look at it
-// byte by byte.
-func plainKey(k []byte) bool {
-	for _, b := range k {
-		if b < ' ' || b == 0x7f || b == '%' {
-			return false
+// Marks of key bytes (keyMarks).
+const (
+	keyDecode = 1 // '%', a control byte or DEL: appendKey must look at k byte by byte
+	keyDot    = 2 // '.': a "." or ".." segment is possible
+)
+
+// keyMark is each byte's marks.
+var keyMark = func() (t [256]uint8) {
+	for b := range t {
+		switch {
+		case b < ' ' || b == 0x7f || b == '%':
+			t[b] = keyDecode
+		case b == '.':
+			t[b] = keyDot
 		}
 	}
-	return true
+	return t
+}()
+
+// keyMarks returns the union of the marks of k's bytes: without keyDecode
+// k is its own decoding, and without keyDot it has no dot segment.
+func keyMarks(k []byte) uint8 {
+	var m uint8
+	for _, b := range k {
+		m |= keyMark[b]
+	}
+	return m
 }
 
 // dotSegment reports whether a '/'-separated segment of k is "." or "..".

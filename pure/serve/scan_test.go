@@ -3,11 +3,12 @@ package serve
 import (
 	"bytes"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
 // The parser's word-at-a-time and table-driven scans (validValue,
-// targetClass, plainKey) must decide exactly what a byte-by-byte loop
+// targetClass, keyMarks, ctlIndex, targetStop) must decide exactly what a byte-by-byte loop
 // decides. Each test compares them with that loop, over every byte and
 // over random strings rich in the bytes that matter.
 
@@ -140,6 +141,129 @@ func TestAppendKey_AsByteLoop(t *testing.T) {
 		want, wantErr := appendKeyByBytes([]byte("d/"), k)
 		if (gotErr == nil) != (wantErr == nil) || (gotErr == nil && !bytes.Equal(got, want)) {
 			t.Fatalf("seed %d: appendKey(%q) = %q, %v; the byte loop: %q, %v", seed, k, got, gotErr, want, wantErr)
+		}
+	}
+}
+
+func ctlIndexByBytes(b []byte, i int) int {
+	for ; i < len(b); i++ {
+		if c := b[i]; c < ' ' || c == 0x7f {
+			return i
+		}
+	}
+	return len(b)
+}
+
+func TestCtlIndex_AsByteLoop(t *testing.T) {
+	for b := range 256 { // each byte alone, at each place of 1 to 24 bytes, from each start
+		for n := 1; n <= 24; n++ {
+			for at := range n {
+				v := bytes.Repeat([]byte{'x'}, n)
+				v[at] = byte(b)
+				for from := 0; from <= n; from++ {
+					if got, want := ctlIndex(v, from), ctlIndexByBytes(v, from); got != want {
+						t.Fatalf("ctlIndex(%q, %d) = %d, want %d", v, from, got, want)
+					}
+				}
+			}
+		}
+	}
+	seed := rand.Uint64()
+	rng := rand.New(rand.NewPCG(seed, 3))
+	for range 200_000 {
+		v := randomBytes(rng, rng.IntN(40))
+		from := rng.IntN(len(v) + 1)
+		if got, want := ctlIndex(v, from), ctlIndexByBytes(v, from); got != want {
+			t.Fatalf("seed %d: ctlIndex(%q, %d) = %d, want %d", seed, v, from, got, want)
+		}
+	}
+}
+
+// TestParseFast_AsSlow: wherever the fast parser accepts a head, the slow
+// one accepts it with the same length and fields; and the fast one does
+// accept the plain heads it is for. Heads are put together from lines
+// that are mostly well formed, with bytes changed at random.
+func TestParseFast_AsSlow(t *testing.T) {
+	seed := rand.Uint64()
+	rng := rand.New(rand.NewPCG(seed, 4))
+	starts := []string{"GET /docs/d00 HTTP/1.1", "GET /docs/d00?x HTTP/1.0", "GETS /x HTTP/1.1", "GET", "PUT /docs/a.b?x=1 HTTP/1.1", "HEAD /docs/%41 HTTP/1.0",
+		"POST /inputs/score?points=3 HTTP/1.1", "BREW /x?y?z HTTP/1.1", "GET / HTTP/1.2", "GET /a HTTP/2.0", "GET  /a HTTP/1.1"}
+	headers := []string{"Host: 127.0.0.1:8080", "Host:a", "Content-Length: 12", "Content-Length:  3  ",
+		"content-length: 3", "If-Match: \"7\"", "IF-NONE-MATCH: *", "Connection: close", "connection: keep-alive, Close",
+		"Connection: keep-alive", "Expect: 100-continue", "Transfer-Encoding: chunked", "X-Long: " + strings.Repeat("v", 30),
+		"X-Tab: a\tb", "X: \x80\xff", "Host: b", "hOsT:c", "Hosts: d", "Host : e", "HOST: \x7f", "Expect: nothing", "Content-Length: 4x"}
+	accepted := 0
+	for range 100_000 {
+		var b []byte
+		b = append(b, starts[rng.IntN(len(starts))]...)
+		b = append(b, "\r\n"...)
+		for range rng.IntN(4) {
+			b = append(b, headers[rng.IntN(len(headers))]...)
+			b = append(b, "\r\n"...)
+		}
+		b = append(b, "\r\n"...)
+		if rng.IntN(4) == 0 {
+			b[rng.IntN(len(b))] = interesting[rng.IntN(len(interesting))]
+		}
+		if rng.IntN(4) == 0 {
+			b = b[:rng.IntN(len(b)+1)]
+		} else {
+			b = append(b, "GET /next HTTP/1.1\r\n"...) // pipelined: another request follows
+		}
+		maxHead := DefaultMaxHeaderBytes
+		if rng.IntN(8) == 0 {
+			maxHead = rng.IntN(len(b) + 1)
+		}
+		checkFastAsSlow(t, b, maxHead)
+		var r request
+		if parseFast(b, maxHead, &r) > 0 {
+			accepted++
+		}
+	}
+	if accepted < 10_000 {
+		t.Fatalf("seed %d: the fast parser accepted %d of 100,000 heads; it should take most plain ones", seed, accepted)
+	}
+	var r request
+	if n := parseFast([]byte("GET /docs/d07 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n"), DefaultMaxHeaderBytes, &r); n != 48 {
+		t.Fatalf("parseFast of pure-load's GET = %d, want 48", n)
+	}
+}
+
+func targetStopByBytes(b []byte, i int) int {
+	for ; i < len(b); i++ {
+		if targetClass[b[i]] != targetPlain {
+			return i
+		}
+	}
+	return len(b)
+}
+
+func TestTargetStop_AsByteLoop(t *testing.T) {
+	for b := range 256 { // each byte alone, and after each other byte, at each place of 1 to 20 bytes, from each start
+		for n := 1; n <= 20; n++ {
+			for at := range n {
+				for _, before := range []byte{'x', ' ', '?', 0x80} {
+					v := bytes.Repeat([]byte{'x'}, n)
+					v[at] = byte(b)
+					if at > 0 {
+						v[at-1] = before
+					}
+					for from := 0; from <= n; from++ {
+						if got, want := targetStop(v, from), targetStopByBytes(v, from); got != want {
+							t.Fatalf("targetStop(%q, %d) = %d, want %d", v, from, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+	seed := rand.Uint64()
+	rng := rand.New(rand.NewPCG(seed, 5))
+	for range 200_000 {
+		v := randomBytes(rng, rng.IntN(40))
+		from := rng.IntN(len(v) + 1)
+		if got, want := targetStop(v, from), targetStopByBytes(v, from); got != want {
+			t.Fatalf("seed %d: targetStop(%q, %d) = %d, want %d", seed, v, from, got, want)
 		}
 	}
 }
