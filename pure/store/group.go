@@ -87,6 +87,9 @@ var wakePool = sync.Pool{New: func() any { return make(chan bool, 1) }}
 // commit runs tx through the group commit and returns its result.
 func (s *Store) commit(tx *Tx) (uint64, error) {
 	g := &s.g
+	if s.foldAt > 0 && fileVersion(tx.snap.d) == formatVersion {
+		tx.hintTree() // before queueing: the leader's work, done in parallel (hint.go)
+	}
 	tx.wake = wakePool.Get().(chan bool)
 	defer func() {
 		wakePool.Put(tx.wake)
