@@ -40,14 +40,14 @@ func (tx *Tx) hintTree() {
 	sn := &tx.snap
 	root := treeRoot(sn.h.root, sn.ov)
 	tx.hint = treeHint{root: root, gen: sn.m.gen, ok: true}
-	c := 0
+	d, c, nc := sn.d, 0, len(tx.checks)
 	for i := range tx.writes {
 		w := &tx.writes[i]
-		k := tx.key(w.k0, w.k1)
-		if checked(tx, &c, k) {
+		k := tx.buf[w.k0:w.k1:w.k1]
+		if nc > 0 && checked(tx, &c, k) {
 			continue
 		}
-		_, w.inTree = lookup(sn.d, root, k)
+		_, w.inTree = lookup(d, root, k)
 	}
 }
 
@@ -77,7 +77,7 @@ func checked(tx *Tx, c *int, key []byte) bool {
 // hint if it was looked up in the tip's tree, and the tip's tree last.
 // *c walks tx.checks as in checked.
 func (lv *logView) existed(tx *Tx, w *txWrite, key []byte, c *int) bool {
-	if checked(tx, c, key) {
+	if len(tx.checks) > 0 && checked(tx, c, key) {
 		return tx.checks[*c].rev != 0
 	}
 	if i, ok := lv.find(key); ok {
