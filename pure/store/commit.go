@@ -451,7 +451,7 @@ func (s *Store) growMapLocked(end uint64) error {
 	old := s.m
 	s.m = newMapping(s.f, data)
 	s.m.gen = old.gen // the same file, grown
-	old.release() // the writer's reference; versions hold their own
+	old.release()     // the writer's reference; versions hold their own
 	return nil
 }
 

@@ -20,6 +20,7 @@
 //	logrec.go      log records over the tree, overlays, folding
 //	logheads.go    overlay heads: searching an overlay by its keys' first 8 bytes
 //	logview.go     the leader's view of a group: pending writes, revisions, new overlay
+//	hint.go        tree hints: committers look their keys up for the leader's key count
 //	node.go        node and value records: reading in place, encoding
 //	tree.go        the writer's working tree: edits, split, merge, spill
 //	leaf.go        lazy leaves: edits listed over the clean leaf
@@ -220,7 +221,25 @@
 // With no sync in flight and writers committing together (the last group
 // had more than one member), the leader waits up to Options.GroupWait
 // (2 ms) for its group to reach that size. A lone writer never waits, and
-// neither does a group that gathered while a sync was in flight.
+// neither does a group that gathered while a sync was in flight. A
+// gathering leader asleep is woken when the sync returns, when the wait
+// ends, or by the committer whose arrival brings the queue to the size
+// the group still needs, at most 8: it takes and applies arrivals in
+// chunks, not one wake-up per commit.
+//
+// Each head carries the exact key count, so the leader must know of every
+// key a group writes whether it existed. The group's own writes and the
+// tip's overlay answer in memory; for a key in neither, a committer has
+// looked it up beforehand, in parallel with the leader, in the tree of
+// its own snapshot (hint.go), and the leader uses that answer when the
+// tip's tree is the same tree (the same root offset in the same file: a
+// tree is never modified, a fold writes a new one). Otherwise, after a
+// fold or a compaction since the snapshot, the leader looks the key up
+// itself. A key the transaction read or wrote with an expected revision
+// needs neither: the leader has just validated that revision. Before
+// the hints, that descent of a mostly cold tree was 14 % of the samples of
+// 64 writers (experiment 044), all on the one goroutine every commit
+// waits for; experiment 053 measures the change.
 //
 // A failed write or sync fails every transaction in the group, and the
 // group applied behind it, unwritten; the handle refuses further writes
