@@ -92,15 +92,21 @@ var wakePool = sync.Pool{New: func() any { return make(chan bool, 1) }}
 // commit runs tx through the group commit and returns its result.
 func (s *Store) commit(tx *Tx) (uint64, error) {
 	g := &s.g
-	if s.foldAt > 0 && fileVersion(tx.snap.d) == formatVersion {
-		tx.hintTree() // before queueing: the leader's work, done in parallel (hint.go)
-	}
 	tx.wake = wakePool.Get().(chan bool)
 	defer func() {
 		wakePool.Put(tx.wake)
 		tx.wake = nil
 	}()
 	g.mu.Lock()
+	if (g.leading || s.testHintAlways) && s.foldAt > 0 && fileVersion(tx.snap.d) == formatVersion {
+		// Another goroutine leads: look the keys up for it, in parallel,
+		// before queueing (hint.go). A committer that finds no leader
+		// will most likely lead its own group, where a hint would only
+		// add to the same goroutine's work.
+		g.mu.Unlock()
+		tx.hintTree()
+		g.mu.Lock()
+	}
 	g.queue = append(g.queue, tx)
 	if g.leading {
 		poke := len(g.queue) >= g.pokeAt

@@ -3,6 +3,7 @@ package store
 import (
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"testing"
 )
 
@@ -14,22 +15,62 @@ func leaderCounts(s *Store) (hinted, looked uint64) {
 	return s.lv.hinted, s.lv.looked
 }
 
-// TestTreeHint_LeaderLooksNothingUp: a lone writer's blind puts, of fresh
-// keys and of keys already folded into the tree, are counted from the
-// committer's hints: the leader descends the tree for none of them, and
-// the count stays exact.
-func TestTreeHint_LeaderLooksNothingUp(t *testing.T) {
+// TestTreeHint_LoneWriterLeadsWithoutHints: a lone writer finds no
+// leader and leads its own group, so it looks nothing up beforehand: the
+// leader looks each key up, as before the hints.
+func TestTreeHint_LoneWriterLeadsWithoutHints(t *testing.T) {
 	s := mustOpen(t, tempPath(t), &Options{Strict: true, FoldEntries: 8, nodeSize: 256})
 	defer s.Close()
-	for i := range 200 {
-		put(t, s, fmt.Sprintf("k%03d", i%120), "v") // 80 of them overwrite a key, most of those in the tree
+	for i := range 40 {
+		put(t, s, fmt.Sprintf("k%03d", i%30), "v")
 	}
-	hinted, looked := leaderCounts(s)
-	if looked != 0 || hinted == 0 {
-		t.Fatalf("hinted %d, looked up by the leader %d: want every key hinted", hinted, looked)
+	if hinted, looked := leaderCounts(s); hinted != 0 || looked == 0 {
+		t.Fatalf("hinted %d, looked up by the leader %d: want no hints", hinted, looked)
 	}
-	if n := s.Stats().Keys; n != 120 {
-		t.Fatalf("Keys = %d, want 120", n)
+	if n := s.Stats().Keys; n != 30 {
+		t.Fatalf("Keys = %d, want 30", n)
+	}
+}
+
+// TestTreeHint_MembersHintTheLeader: committers that queue while another
+// goroutine leads look their keys up themselves, fresh keys and keys
+// already folded into the tree alike, and the leader descends the tree
+// for none of them; the count stays exact.
+func TestTreeHint_MembersHintTheLeader(t *testing.T) {
+	s := mustOpen(t, tempPath(t), &Options{Strict: true, FoldEntries: 8, nodeSize: 256})
+	defer s.Close()
+	for i := range 20 {
+		put(t, s, fmt.Sprintf("k%03d", i), "v") // folded: most are in the tree
+	}
+	h0, l0 := leaderCounts(s)
+	entered, release := pauseLeader(s)
+	var wg sync.WaitGroup
+	res := make([]result, 9)
+	tx, _ := s.Begin()
+	tx.Put([]byte("lead"), []byte("v"), Any)
+	commitAsync(tx, &wg, &res[0])
+	<-entered // a leader is at work: the others hint
+	for i := 1; i < len(res); i++ {
+		tx, _ := s.Begin()
+		tx.Put(fmt.Appendf(nil, "k%03d", 2*i), []byte("w"), Any)   // in the tree
+		tx.Put(fmt.Appendf(nil, "k%03d", 100+i), []byte("w"), Any) // fresh
+		commitAsync(tx, &wg, &res[i])
+	}
+	waitQueued(s, len(res)-1)
+	s.testHookBeforeApply = nil // the next group is not paused
+	release()
+	wg.Wait()
+	for i, r := range res {
+		if r.err != nil {
+			t.Fatalf("commit %d: %v", i, r.err)
+		}
+	}
+	h, l := leaderCounts(s)
+	if h-h0 != 2*uint64(len(res)-1) || l-l0 > 1 {
+		t.Fatalf("hinted %d, looked up by the leader %d: want the members' %d keys hinted, at most the leader's own key looked up", h-h0, l-l0, 2*(len(res)-1))
+	}
+	if n, want := s.Stats().Keys, uint64(20+1+len(res)-1); n != want {
+		t.Fatalf("Keys = %d, want %d", n, want)
 	}
 }
 
@@ -80,6 +121,7 @@ func TestTreeHint_Stale(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer s.Close()
+			s.testHintAlways = true // sequential commits: no leader to find
 			model := map[string]bool{}
 			type open struct {
 				tx   *Tx
