@@ -45,14 +45,15 @@ L = [
     "gathering leader woken once per few arrivals instead of at each, how do 1, 8 and 64 writers compare with "
     "pebble, against main in the same run?",
     "",
-    f"Builds of `pure-kvbench`: **head** at {meta['rev']} (tree hints and chunked pokes; contenders pure, pebble, "
-    f"bbolt), **hint** at {meta['hint_rev']} (tree hints only; pure, pebble) and **main** at {meta['main_rev']} "
-    f"(before this round; pure, pebble). Machine: {m0['cpu_model']}, {m0['num_cpu']} CPUs, kernel {m0['kernel']}, "
-    f"{kv[0]['fs_type']}, {kv[0]['go_version']}; shared with other sessions: load average {meta['load']} at the "
-    f"start and {meta['load_end']} at the end (1, 5, 15 min), run {meta['start']} to {meta['end']}, the "
-    f"measurement lock held. {len(rounds)} rounds of {meta['duration']} per cell; in each round the three builds' "
-    "writes (the builds' order rotated by one each round, the contenders' order too), then the reads of head and "
-    f"main on {meta['keys']:,} keys. Each cell is a fresh store.",
+    f"Builds of `pure-kvbench`: **head** at {meta['rev']} (tree hints, looked up by committers that find "
+    f"another goroutine leading, and chunked pokes; contenders pure, pebble, bbolt), **hint** at {meta['hint_rev']} "
+    f"with {meta.get('hint_revert') or 'nothing'} reverse-applied (tree hints alone, no chunked pokes; pure, pebble) "
+    f"and **main** at {meta['main_rev']} (before this round; pure, pebble). Machine: {m0['cpu_model']}, "
+    f"{m0['num_cpu']} CPUs, kernel {m0['kernel']}, {kv[0]['fs_type']}, {kv[0]['go_version']}; shared with other "
+    f"sessions: load average {meta['load']} at the start and {meta['load_end']} at the end (1, 5, 15 min), run "
+    f"{meta['start']} to {meta['end']}, the measurement lock held. {len(rounds)} rounds of {meta['duration']} per "
+    "cell; in each round the three builds' writes (the builds' order rotated by one each round, the contenders' "
+    f"order too), then the reads of head and main on {meta['keys']:,} keys. Each cell is a fresh store.",
     "",
     "## Write ratios per round",
     "",
@@ -152,11 +153,14 @@ if os.path.exists(cp):
     cs = [json.loads(l) for l in open(cp) if l.strip()]
     summ = {(r["build"], r["workload"]): r for r in cs if r.get("kind") == "summary"}
     wls = sorted({w for _, w in summ})
-    cbuilds = [b for b in ("main", "hint", "head") if any((b, w) in summ for w in wls)]
+    cbuilds = [b for b in ("main", "hint-every", "head") if any((b, w) in summ for w in wls)]
+    crev = {r["build"]: r["rev"] for r in cs}
     L += ["## Instructions per operation (callgrind)", "",
-          "`pure-count run --backend callgrind -r 3` of each build (RAM store of 20,000 keys, one goroutine: the "
-          "committer is its own leader, so work moved from leader to committer still counts). Source: callgrind; "
-          "median of 3 fresh processes, min–max in brackets.", "",
+          "`pure-count run --backend callgrind -r 3` of each build: the store workloads on a RAM store of 20,000 "
+          "keys and tpcc-mix-small (in-process TPC-C, RAM), all in one goroutine, so work moved from leader to "
+          "committer still counts. Source: callgrind; median of 3 fresh processes, min–max in brackets. "
+          "Builds: " + ", ".join(f"{b} at {crev[b]}" for b in cbuilds) + " (hint-every: tree hints looked up in "
+          "every commit, the lone writer's too, before they were limited to committers that find another leader).", "",
           "| workload | " + " | ".join(cbuilds) + " | head ÷ main |", "|:---|" + "---:|" * (len(cbuilds) + 1)]
     for w in wls:
         row = []
@@ -164,7 +168,40 @@ if os.path.exists(cp):
             r = summ.get((b, w))
             row.append(f"{r['median']:,.1f} [{r['min']:,.1f}–{r['max']:,.1f}]" if r else "n/a")
         a, z = summ.get(("head", w)), summ.get(("main", w))
-        L.append(f"| {w} | " + " | ".join(row) + f" | {a['median']/z['median']:.4f} |" if a and z else " | n/a |")
+        L.append(f"| {w} | " + " | ".join(row) + (f" | {a['median']/z['median']:.4f} |" if a and z else " | n/a |"))
+    L.append("")
+
+p1 = os.path.join(out, "runs-1.jsonl")
+if os.path.exists(p1):
+    er = [json.loads(l) for l in open(p1) if l.strip()]
+    em = next(r for r in er if r["series"] == "meta")
+    ekv = [r for r in er if r["series"] == "kvbench"]
+    er_ = sorted({r["round53"] for r in ekv})
+
+    def ecell(build, contender, workload):
+        return {r["round53"]: r for r in ekv if r["build"] == build and r["contender"] == contender and r["workload"] == workload}
+
+    def eratios(a, b, f="ops_per_s"):
+        return [a[k][f] / b[k][f] for k in er_ if k in a and k in b]
+
+    L += ["## Earlier: `runs-1.jsonl`", "",
+          f"The first run: head at {em['rev']} (tree hints looked up in every commit, and chunked pokes), hint at "
+          f"{em['hint_rev']} (tree hints in every commit, no chunked pokes), main at {em['main_rev']}; load average "
+          f"{em['load']} at the start, {em['start']} to {em['end']}, {len(er_)} rounds of {em['duration']}. The disk "
+          "was disturbed in round 0 (see the device probe's p99 there).", "",
+          "| writers | head pure ÷ pebble | hint pure ÷ pebble | main pure ÷ pebble | head ÷ main CPU/commit | hint ÷ main CPU/commit |",
+          "|---:|:---|:---|:---|:---|:---|"]
+    for w in (1, 8, 64):
+        wl = f"durable-commit-{w}"
+        cols = [eratios(ecell(b, "pure", wl), ecell(b, "pebble", wl)) for b in BUILDS]
+        cols += [eratios(ecell(b, "pure", wl), ecell("main", "pure", wl), "cpu_per_op_s") for b in ("head", "hint")]
+        L.append(f"| {w} | " + " | ".join(cm(c) for c in cols) + " |")
+    L += ["", "| round | build | device probe p50 | p99 |", "|---:|:---|---:|---:|"]
+    for k in er_:
+        for b in BUILDS:
+            rs = [r for r in ekv if r["round53"] == k and r["build"] == b and r["workload"].startswith("durable")]
+            if rs:
+                L.append(f"| {k} | {b} | {rs[0]['fsync_p50_s']*1e3:.3f} ms | {rs[0]['fsync_p99_s']*1e3:.3f} ms |")
     L.append("")
 
 for name in sorted(os.listdir(out)):
