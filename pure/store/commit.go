@@ -55,7 +55,6 @@ func (s *Store) writeGroup() written {
 	d := s.m.data
 	lv := &s.lv
 	lv.reset(d, s.tip.root, s.ov, s.end)
-	lv.gen = s.m.gen
 	defer lv.reset(nil, 0, nil, 0)
 	logging := s.logOK
 	buf, recStart := s.buf[:0], 0
@@ -72,15 +71,13 @@ func (s *Store) writeGroup() written {
 				continue
 			}
 			rev++
-			c := 0 // tx.checks walked along with the writes (hint.go)
-			for i := range tx.writes {
-				w := &tx.writes[i]
+			for _, w := range tx.writes {
 				k := tx.key(w.k0, w.k1)
 				var val []byte
 				if !w.del {
 					val = tx.buf[w.v0:w.v1:w.v1]
 				}
-				switch had := lv.existed(tx, w, k, &c); {
+				switch had := lv.rev(k) != 0; {
 				case w.del && had:
 					count--
 				case !w.del && !had:
@@ -450,8 +447,7 @@ func (s *Store) growMapLocked(end uint64) error {
 	}
 	old := s.m
 	s.m = newMapping(s.f, data)
-	s.m.gen = old.gen // the same file, grown
-	old.release()     // the writer's reference; versions hold their own
+	old.release() // the writer's reference; versions hold their own
 	return nil
 }
 

@@ -304,7 +304,6 @@ func (c *copier) finish(tip head, ov *overlay) (head, uint64) {
 // reference on the old mapping and close the old file.
 func (s *Store) swapLocked(f File, m *mapping, h head, end uint64, ckpt checkpoint, ov *overlay) {
 	old, oldM := s.f, s.m
-	m.gen = oldM.gen + 1 // another file: its offsets name other nodes
 	s.f, s.m, s.end, s.tip, s.filled, s.cold = f, m, end, h, end, end
 	s.setCheckpoints(dataStartV2, ckpt)
 	s.setLog(m.data, ov)

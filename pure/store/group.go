@@ -98,15 +98,6 @@ func (s *Store) commit(tx *Tx) (uint64, error) {
 		tx.wake = nil
 	}()
 	g.mu.Lock()
-	if (g.leading || s.testHintAlways) && s.foldAt > 0 && fileVersion(tx.snap.d) == formatVersion {
-		// Another goroutine leads: look the keys up for it, in parallel,
-		// before queueing (hint.go). A committer that finds no leader
-		// will most likely lead its own group, where a hint would only
-		// add to the same goroutine's work.
-		g.mu.Unlock()
-		tx.hintTree()
-		g.mu.Lock()
-	}
 	g.queue = append(g.queue, tx)
 	if g.leading {
 		poke := len(g.queue) >= g.pokeAt

@@ -28,12 +28,6 @@ type logView struct {
 	ov   *overlay
 	pend map[uint64]int // hash of a key -> index in news of the last write with that hash (chained by next)
 	news []pending      // one per key, the newest write
-	gen  uint64         // the writer's mapping.gen: the file d views
-
-	// Counters since the store was opened, for tests: keys whose
-	// existence a tree hint answered, and keys the leader looked up in
-	// the tree itself (hint.go).
-	hinted, looked uint64
 }
 
 // pendSeed seeds the hashes of logView.pend. A map keyed by the hash,

@@ -13,11 +13,6 @@ type mapping struct {
 	f    File
 	fd   int // a duplicate of f's descriptor, closed with the mapping; -1 for none (lend.go)
 	refs atomic.Int64
-	// gen tells the files a store handle wrote apart: 0 for the file it
-	// opened, one more for each compacted file swapped in. Mappings of
-	// one gen view one append-only file, so an offset names the same
-	// node in all of them (tree hints, hint.go).
-	gen uint64
 }
 
 func newMapping(f File, data []byte) *mapping {

@@ -133,9 +133,6 @@ type Store struct {
 	// testHookBeforeApply, when set, runs in the commit leader after it
 	// took its group and before it applies it (tests pause publishing).
 	testHookBeforeApply func()
-	// testHintAlways makes every committer look up tree hints, not only
-	// those that find another goroutine leading (tests of hint.go).
-	testHintAlways bool
 	// testHookCompact, when set, runs as an online compaction passes each
 	// of its steps (compactHook).
 	testHookCompact func(step string)

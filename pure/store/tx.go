@@ -40,7 +40,6 @@ type Tx struct {
 	writes []txWrite // sorted by key, one per key
 	checks []txCheck // sorted by key, one per key: the revisions relied on
 	done   bool
-	hint   treeHint // what txWrite.inTree was looked up in (hint.go)
 
 	// Room for the usual small transaction (one key and value), so that
 	// Put does not allocate.
@@ -59,7 +58,6 @@ type Tx struct {
 type txWrite struct {
 	k0, k1, v0, v1 int
 	del            bool
-	inTree         bool // the key is in the tree tx.hint names (hint.go)
 }
 
 type txCheck struct {
