@@ -45,10 +45,11 @@ L = [
     "gathering leader woken once per few arrivals instead of at each, how do 1, 8 and 64 writers compare with "
     "pebble, against main in the same run?",
     "",
-    f"Builds of `pure-kvbench`: **head** at {meta['rev']} (tree hints, looked up by committers that find "
-    f"another goroutine leading, and chunked pokes; contenders pure, pebble, bbolt), **hint** at {meta['hint_rev']} "
-    f"with {meta.get('hint_revert') or 'nothing'} reverse-applied (tree hints alone, no chunked pokes; pure, pebble) "
-    f"and **main** at {meta['main_rev']} (before this round; pure, pebble). Machine: {m0['cpu_model']}, "
+    f"Builds of `pure-kvbench`: **head** at {meta['rev']} ({meta.get('head_desc', 'tree hints and chunked pokes')}; "
+    f"contenders pure, pebble, bbolt), **hint** at {meta['hint_rev']}"
+    + (f" with {meta['hint_revert']} reverse-applied" if meta.get("hint_revert") else "")
+    + f" ({meta.get('hint_desc', 'tree hints alone')}; pure, pebble) and **main** at {meta['main_rev']} (before this "
+    f"round; pure, pebble). Machine: {m0['cpu_model']}, "
     f"{m0['num_cpu']} CPUs, kernel {m0['kernel']}, {kv[0]['fs_type']}, {kv[0]['go_version']}; shared with other "
     f"sessions: load average {meta['load']} at the start and {meta['load_end']} at the end (1, 5, 15 min), run "
     f"{meta['start']} to {meta['end']}, the measurement lock held. {len(rounds)} rounds of {meta['duration']} per "
@@ -171,8 +172,16 @@ if os.path.exists(cp):
         L.append(f"| {w} | " + " | ".join(row) + (f" | {a['median']/z['median']:.4f} |" if a and z else " | n/a |"))
     L.append("")
 
-p1 = os.path.join(out, "runs-1.jsonl")
-if os.path.exists(p1):
+EARLIER = [
+    ("runs-2.jsonl", "Run 2: head = tree hints (looked up by committers that find another goroutine leading) and "
+     "chunked pokes; hint = the same with the chunked pokes reverse-applied (tree hints alone)"),
+    ("runs-1.jsonl", "Run 1: head = tree hints looked up in every commit, and chunked pokes; hint = tree hints in "
+     "every commit, no chunked pokes. The disk was disturbed in round 0 (see the device probe's p99 there)"),
+]
+for ename, what in EARLIER:
+    p1 = os.path.join(out, ename)
+    if not os.path.exists(p1):
+        continue
     er = [json.loads(l) for l in open(p1) if l.strip()]
     em = next(r for r in er if r["series"] == "meta")
     ekv = [r for r in er if r["series"] == "kvbench"]
@@ -184,11 +193,11 @@ if os.path.exists(p1):
     def eratios(a, b, f="ops_per_s"):
         return [a[k][f] / b[k][f] for k in er_ if k in a and k in b]
 
-    L += ["## Earlier: `runs-1.jsonl`", "",
-          f"The first run: head at {em['rev']} (tree hints looked up in every commit, and chunked pokes), hint at "
-          f"{em['hint_rev']} (tree hints in every commit, no chunked pokes), main at {em['main_rev']}; load average "
-          f"{em['load']} at the start, {em['start']} to {em['end']}, {len(er_)} rounds of {em['duration']}. The disk "
-          "was disturbed in round 0 (see the device probe's p99 there).", "",
+    L += [f"## Earlier: `{ename}`", "",
+          f"{what}. head at {em['rev']}, hint at {em['hint_rev']}"
+          + (f" with {em['hint_revert']} reverse-applied" if em.get("hint_revert") else "")
+          + f", main at {em['main_rev']}; load average {em['load']} at the start, {em['start']} to {em['end']}, "
+          f"{len(er_)} rounds of {em['duration']}.", "",
           "| writers | head pure ÷ pebble | hint pure ÷ pebble | main pure ÷ pebble | head ÷ main CPU/commit | hint ÷ main CPU/commit |",
           "|---:|:---|:---|:---|:---|:---|"]
     for w in (1, 8, 64):

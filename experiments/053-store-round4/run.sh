@@ -18,8 +18,11 @@
 # "build" and the round number of this script ("round53").
 #
 # Usage: flock /work/measure.lock experiments/053-store-round4/run.sh
-#   ROUNDS=3 DURATION=3s KEYS=1000000 PROBE=50 MAIN_REV=1d25ad3 HINT_REV=HEAD
-#   HINT_REVERT="0d60282" (space-separated; empty: none)
+#   ROUNDS=3 DURATION=3s KEYS=1000000 PROBE=50 MAIN_REV=1d25ad3 HINT_REV=1cab693
+#   HINT_REVERT="" (commits reverse-applied to HINT_REV, space-separated)
+#   HINT_DESC, HEAD_DESC: what the builds are, for the note
+# Run 2 (runs-2.jsonl) was HINT_REV=1cab693 HINT_REVERT=0d60282 at head 1cab693
+# (hint: tree hints alone; head: hints and chunked pokes).
 #   OUT=DIR   write the files there instead (smoke runs)
 # run.sh note: only regenerate note.md from runs.jsonl (and the other files).
 set -euo pipefail
@@ -30,7 +33,8 @@ root=$(cd "$here/../.." && pwd)
 if [[ ${1:-} == note ]]; then exec python3 "$here/note.py" "$out"; fi
 
 rounds=${ROUNDS:-3} duration=${DURATION:-3s} keys=${KEYS:-1000000} probe=${PROBE:-50}
-mainrev=${MAIN_REV:-1d25ad3} hintrev=$(git -C "$root" rev-parse --short "${HINT_REV:-HEAD}") hintrevert=${HINT_REVERT-0d60282}
+mainrev=${MAIN_REV:-1d25ad3} hintrev=$(git -C "$root" rev-parse --short "${HINT_REV:-1cab693}") hintrevert=${HINT_REVERT-}
+hintdesc=${HINT_DESC:-tree hints and chunked pokes} headdesc=${HEAD_DESC:-chunked pokes alone, the tree hints reverted}
 mkdir -p "$out"
 tmp=$(mktemp -d "$out/.run.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -76,8 +80,8 @@ for ((r = 0; r < rounds; r++)); do
   done
 done
 {
-  printf '{"series":"meta","rev":"%s","main_rev":"%s","hint_rev":"%s","hint_revert":"%s","load":"%s","load_end":"%s","rounds":%d,"duration":"%s","keys":%d,"start":"%s","end":"%s"}\n' \
-    "$rev" "$mainrev" "$hintrev" "$hintrevert" "$load" "$(cut -d' ' -f1-3 /proc/loadavg)" "$rounds" "$duration" "$keys" "$start" "$(date -u +%FT%TZ)"
+  printf '{"series":"meta","rev":"%s","main_rev":"%s","hint_rev":"%s","hint_revert":"%s","hint_desc":"%s","head_desc":"%s","load":"%s","load_end":"%s","rounds":%d,"duration":"%s","keys":%d,"start":"%s","end":"%s"}\n' \
+    "$rev" "$mainrev" "$hintrev" "$hintrevert" "$hintdesc" "$headdesc" "$load" "$(cut -d' ' -f1-3 /proc/loadavg)" "$rounds" "$duration" "$keys" "$start" "$(date -u +%FT%TZ)"
   cat "$tmp/all.jsonl"
 } >"$out/runs.jsonl"
 python3 "$here/note.py" "$out"
