@@ -224,7 +224,9 @@
 // gathering leader asleep is woken when the sync returns, when the wait
 // ends, or by the committer whose arrival brings the queue to the size
 // the group still needs, at most 8: it takes and applies arrivals in
-// chunks, not one wake-up per commit.
+// chunks, not one wake-up per commit. At 64 writers that cut the whole
+// process's CPU per commit to 0.85 x and raised commits per second
+// 1.14 x (experiment 053, medians of 5 rounds against main).
 //
 // Each head carries the exact key count, so the leader looks up every key
 // a group writes that is in neither the group's own writes nor the tip's
