@@ -220,7 +220,23 @@
 // With no sync in flight and writers committing together (the last group
 // had more than one member), the leader waits up to Options.GroupWait
 // (2 ms) for its group to reach that size. A lone writer never waits, and
-// neither does a group that gathered while a sync was in flight.
+// neither does a group that gathered while a sync was in flight. A
+// gathering leader asleep is woken when the sync returns, when the wait
+// ends, or by the committer whose arrival brings the queue to the size
+// the group still needs, at most 8: it takes and applies arrivals in
+// chunks, not one wake-up per commit. At 64 writers that cut the whole
+// process's CPU per commit to 0.85 x and raised commits per second
+// 1.14 x (experiment 053, medians of 5 rounds against main).
+//
+// Each head carries the exact key count, so the leader looks up every key
+// a group writes that is in neither the group's own writes nor the tip's
+// overlay: a descent of a mostly cold tree, 14 % of the samples of 64
+// writers in experiment 044. Having the committers look those keys up
+// beforehand in their snapshots' tree, in parallel with the leader (used
+// when the tip's tree is the same tree), was measured and reverted
+// (experiment 053): neither 64 nor 8 writers committed more per second,
+// the whole process spent about 11 % more CPU per commit at 64 writers,
+// and in one goroutine (RAM TPC-C) it only added instructions.
 //
 // A failed write or sync fails every transaction in the group, and the
 // group applied behind it, unwritten; the handle refuses further writes

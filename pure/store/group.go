@@ -65,6 +65,11 @@ type group struct {
 	// gathering, or Close and Compact waiting for the sync in flight).
 	arrive chan struct{}
 	wait   time.Duration
+	// pokeAt is the queue length at which a committer pokes arrive while
+	// a leader sleeps gathering (0: at every arrival): the size its group
+	// still needs to close, at most pokeChunk, so that it is woken once
+	// per few arrivals rather than at each.
+	pokeAt int
 
 	// syncing: a written group's sync is in flight, or a ready group is
 	// about to be synced; its owner (the inline leader or the syncer) is
@@ -95,8 +100,11 @@ func (s *Store) commit(tx *Tx) (uint64, error) {
 	g.mu.Lock()
 	g.queue = append(g.queue, tx)
 	if g.leading {
+		poke := len(g.queue) >= g.pokeAt
 		g.mu.Unlock()
-		g.poke()
+		if poke {
+			g.poke()
+		}
 		if lead := <-tx.wake; !lead {
 			return tx.rev, tx.err
 		}
@@ -203,12 +211,18 @@ func (s *Store) gatherMore(batch []*Tx, gs *gathering) ([]*Tx, bool) {
 			return batch, false
 		}
 		var expire <-chan time.Time
+		need := g.recent - len(batch) // the gathering wait's size
 		if !g.syncing {
 			if gs.timer == nil {
 				gs.timer = time.NewTimer(g.wait)
 			}
 			expire = gs.timer.C
+		} else {
+			need = max(g.lastSynced, 1) - len(batch) // the pipelined group's size
 		}
+		// Woken by the syncer when the sync returns, by the timer, or by
+		// the committer that brings the queue to pokeAt.
+		g.pokeAt = min(max(need, 1), pokeChunk)
 		g.mu.Unlock()
 		select {
 		case <-g.arrive:
@@ -216,8 +230,14 @@ func (s *Store) gatherMore(batch []*Tx, gs *gathering) ([]*Tx, bool) {
 			gs.expired = true
 		}
 		g.mu.Lock()
+		g.pokeAt = 0
 	}
 }
+
+// pokeChunk is the most arrivals a gathering leader sleeps through: it
+// takes and applies what queued in chunks of up to this many, during the
+// sync in flight, instead of being woken at each.
+const pokeChunk = 8
 
 // drainLocked waits until no sync is in flight and no group is ready (the
 // syncer is idle) and makes a failed sync the store's failure. The caller

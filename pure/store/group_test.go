@@ -246,3 +246,50 @@ func TestGroup_ManyWriters(t *testing.T) {
 		t.Fatalf("store rev %d", st.Rev)
 	}
 }
+
+// TestGroup_PokesInChunks: while a leader sleeps gathering with pokeAt
+// set, committers queue without poking it until the queue reaches
+// pokeAt; the one that reaches it pokes. (Here the test plays the
+// sleeping leader, then hands the leadership to the first committer.)
+func TestGroup_PokesInChunks(t *testing.T) {
+	s, err := OpenRAM(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	g := &s.g
+	select {
+	case <-g.arrive:
+	default:
+	}
+	g.mu.Lock()
+	g.leading, g.pokeAt = true, 3
+	g.mu.Unlock()
+
+	var wg sync.WaitGroup
+	res := make([]result, 3)
+	for i := range res {
+		tx, _ := s.Begin()
+		tx.Put(fmt.Appendf(nil, "k%d", i), []byte("v"), Any)
+		commitAsync(tx, &wg, &res[i])
+		waitQueued(s, i+1)
+		if poked, want := len(g.arrive) == 1, i == 2; poked != want {
+			t.Fatalf("after %d arrivals with pokeAt 3: poked %v, want %v", i+1, poked, want)
+		}
+	}
+
+	g.mu.Lock()
+	g.pokeAt = 0
+	first := g.queue[0]
+	g.mu.Unlock()
+	first.wake <- true // lead: takes all three
+	wg.Wait()
+	for i, r := range res {
+		if r.err != nil {
+			t.Fatalf("commit %d: %v", i, r.err)
+		}
+	}
+	if n := s.Stats().Keys; n != 3 {
+		t.Fatalf("Keys = %d, want 3", n)
+	}
+}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"cmp"
 	"hash/maphash"
 	"slices"
 )
@@ -13,6 +14,7 @@ import (
 // pending is an entry a group is writing into its log record.
 type pending struct {
 	key  []byte // in the transaction's buffer
+	head uint64 // keyHead(key): merged sorts by it first
 	off  uint64 // file offset the entry will have
 	rev  uint64
 	del  bool
@@ -96,6 +98,7 @@ func (lv *logView) rev(key []byte) uint64 {
 
 // note records a write of the group.
 func (lv *logView) note(p pending) {
+	p.head = keyHead(p.key)
 	if i, ok := lv.find(p.key); ok {
 		p.next = lv.news[i].next // keep the hash chain
 		lv.news[i] = p
@@ -128,7 +131,12 @@ func (lv *logView) index(i int) {
 // entries outgrow it. The three share one allocation. lv.news is sorted
 // by key first.
 func (lv *logView) merged() (ents, heads, filter []uint64) {
-	slices.SortFunc(lv.news, func(a, b pending) int { return bytes.Compare(a.key, b.key) })
+	slices.SortFunc(lv.news, func(a, b pending) int {
+		if a.head != b.head {
+			return cmp.Compare(a.head, b.head)
+		}
+		return bytes.Compare(a.key, b.key)
+	})
 	var old, oldHeads, oldFilter []uint64
 	if lv.ov != nil {
 		old, oldHeads, oldFilter = lv.ov.ents, lv.ov.heads, lv.ov.filter
@@ -156,7 +164,7 @@ func (lv *logView) merged() (ents, heads, filter []uint64) {
 		}
 		old, oldHeads = old[j:], oldHeads[j:]
 		ents = append(ents, p.off)
-		heads = append(heads, keyHead(p.key))
+		heads = append(heads, p.head)
 	}
 	ents = append(ents, old...)
 	heads = append(heads, oldHeads...)
