@@ -40,6 +40,55 @@ func TestSeq_DecimalKeys(t *testing.T) {
 	})
 }
 
+// TestSeq_FindWithStaleHints: find with a place remembered from an
+// earlier locate agrees with locate after any inserts and removes since
+// (entries moved, chunks split or dropped): a hint is used only while no
+// entry has moved, so a stale one must fall back to the search.
+func TestSeq_FindWithStaleHints(t *testing.T) {
+	seed := uint64(11)
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, seed))
+	type hint struct {
+		k   string
+		at  pos
+		gen uint64
+	}
+	var s seq
+	var hints []hint
+	hits := 0
+	for step := range 20_000 {
+		k := fmt.Sprintf("k%05d", rng.IntN(3000))
+		p, found := s.locate(k)
+		switch {
+		case !found:
+			s.insert(p, mkEntry(k, &row{key: k}))
+		case rng.IntN(4) == 0:
+			s.remove(p)
+		default:
+			hints = append(hints, hint{k, p, s.gen + 1})
+		}
+		if len(hints) == 0 {
+			continue
+		}
+		h := hints[len(hints)-1] // the latest, current unless an entry moved since
+		if rng.IntN(2) == 0 {
+			h = hints[rng.IntN(len(hints))] // most likely stale
+		}
+		if h.gen == s.gen+1 {
+			hits++
+		}
+		got, gok := s.find(h.k, h.at, h.gen)
+		want, wok := s.locate(h.k)
+		if got != want || gok != wok {
+			t.Fatalf("step %d: find(%s) = %v %v, locate = %v %v", step, h.k, got, gok, want, wok)
+		}
+	}
+	if hits == 0 {
+		t.Fatal("no hint was ever current: the test did not exercise the hint")
+	}
+	t.Logf("%d current hints", hits)
+}
+
 // checkSeq inserts and removes keys from key at random, checking the seq
 // against a sorted slice all along.
 func checkSeq(t *testing.T, key func(*rand.Rand) string) {
@@ -111,3 +160,4 @@ func TestKey_OrderPreserving(t *testing.T) {
 		t.Error("two keys built from one prefix share their bytes")
 	}
 }
+
