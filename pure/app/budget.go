@@ -54,7 +54,7 @@ func (t *Turn) forward(tb *table, s *seq, p pos, hi string, bounded bool, limit 
 				break
 			}
 			n++
-			if !fn(tb.entryRecord(s, e, c, i)) {
+			if !fn(tb.record(e.r)) {
 				i++
 				stop = true
 				break
@@ -92,7 +92,7 @@ func (t *Turn) backward(tb *table, s *seq, p pos, lo string, fn func(Record) boo
 				stop = true
 				break
 			}
-			if !fn(tb.entryRecord(s, e, c, i)) {
+			if !fn(tb.record(e.r)) {
 				stop = true
 				break
 			}

@@ -83,14 +83,7 @@
 // two integers, the heads, which a lookup compares before the key's
 // bytes), with running sums of its Int columns; each
 // index is such a sequence of (index key, row), kept in memory only and
-// rebuilt when the table is loaded. An index key encodes an Int in 1 to 9
-// bytes (a length header, then its significant bytes), so small numbers
-// leave most of the 16 bytes of heads to the values after them: with
-// 8-byte Ints every comparison in TPC-C's indexes on (warehouse, district,
-// ...) read the key's bytes (experiment 054). A Record read from its
-// table (Get, Range, Scan) remembers its row's place and the rows' count
-// of moving changes (seq.gen); Put uses the place while no entry has moved
-// since, so a read-modify-write searches once (experiment 054). All tables share one undo log, so an
+// rebuilt when the table is loaded. All tables share one undo log, so an
 // input writing several tables is undone and saved as a whole. A record's value is a
 // format byte (1), then each column in declared order: Int as a zig-zag
 // varint, Text as a uvarint length and the bytes. The app keeps nothing else in the store:

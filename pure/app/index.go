@@ -2,7 +2,7 @@ package app
 
 import (
 	"bytes"
-	"math/bits"
+	"encoding/binary"
 	"unsafe"
 )
 
@@ -12,9 +12,8 @@ import (
 // unique and rows with equal values are in key order). Only the owner
 // touches it; it changes with its table (table.replace).
 //
-// The encoding (see Key): an Int is a header byte and then its
-// significant bytes big-endian (appendKeyInt), so byte order is numeric
-// order and small numbers take few bytes; a Text is its bytes with each
+// The encoding (see Key): an Int is 8 bytes big-endian with the sign bit
+// flipped, so byte order is numeric order; a Text is its bytes with each
 // 0x00 written 0x00 0xFF, then 0x00 0x01, so a shorter text sorts first
 // and a prefix of values is a prefix of bytes.
 type index struct {
@@ -46,35 +45,8 @@ func (ix *index) appendKey(b []byte, r *row) []byte {
 	return append(b, r.key...)
 }
 
-// appendKeyInt appends v in 1 to 9 bytes whose byte order is numeric
-// order: for v >= 0 the header 0x80+n, where n (0 to 8) is the number of
-// bytes v needs, then those bytes big-endian; for v < 0 the header 0x7F-n,
-// where n is the number of bytes ^v needs, then v's low n bytes. A longer
-// positive number is larger, a longer negative one smaller, and numbers
-// of one length compare as their bytes; the header gives the length, so
-// no encoding is a prefix of another.
-//
-// Short encodings matter to the seq: its entries hold an index key's
-// first 16 bytes (heads), and a lookup reads the key's bytes only when
-// those are equal. With 8 bytes per Int, an index on (warehouse,
-// district, ...) had the same 16 first bytes in every entry of a
-// district, so every comparison read the key (experiment 054).
 func appendKeyInt(b []byte, v int64) []byte {
-	u, h := uint64(v), byte(0x80)
-	if v < 0 {
-		u = ^u
-	}
-	n := (bits.Len64(u) + 7) / 8
-	if v < 0 {
-		h = byte(0x7F - n)
-	} else {
-		h += byte(n)
-	}
-	b = append(b, h)
-	for i := n - 1; i >= 0; i-- {
-		b = append(b, byte(uint64(v)>>(8*i)))
-	}
-	return b
+	return binary.BigEndian.AppendUint64(b, uint64(v)^1<<63)
 }
 
 func appendKeyText(b []byte, s string) []byte {

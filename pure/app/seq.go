@@ -11,10 +11,6 @@ import "slices"
 type seq struct {
 	chunks [][]entry
 	n      int
-	// gen counts the changes that move entries (insert, remove): a place
-	// found when gen had a value is still the same entry's while gen keeps
-	// it (find), so a record read and then put is located once.
-	gen uint64
 }
 
 // entry is one key of a seq and its row. h and t are the key's first 16
@@ -147,16 +143,6 @@ func tailEqual(a, b string) bool {
 	return len(a) == len(b) && (len(a) <= 16 || a == b)
 }
 
-// find is locate with a hint: at, found while gen was s.gen+1 (0: no
-// hint). While no entry has moved since, at is still the place of the key
-// found there, so when that key is k no search is needed.
-func (s *seq) find(k string, at pos, gen uint64) (pos, bool) {
-	if gen == s.gen+1 && at.c < len(s.chunks) && at.i < len(s.chunks[at.c]) && s.chunks[at.c][at.i].k == k {
-		return at, true
-	}
-	return s.locate(k)
-}
-
 // get returns the row with key k, or nil.
 func (s *seq) get(k string) *row {
 	p, ok := s.locate(k)
@@ -169,7 +155,6 @@ func (s *seq) get(k string) *row {
 // insert puts e at p (a place locate returned for e.k, not found).
 func (s *seq) insert(p pos, e entry) {
 	s.n++
-	s.gen++
 	if len(s.chunks) == 0 {
 		s.chunks = append(s.chunks, append(make([]entry, 0, 16), e))
 		return
@@ -190,7 +175,6 @@ func (s *seq) insert(p pos, e entry) {
 // remove deletes the entry at p.
 func (s *seq) remove(p pos) {
 	s.n--
-	s.gen++
 	ch := slices.Delete(s.chunks[p.c], p.i, p.i+1)
 	if len(ch) == 0 {
 		s.chunks = slices.Delete(s.chunks, p.c, p.c+1)

@@ -38,7 +38,10 @@ func (tb *Tab) Get(key string) (Record, bool) {
 	if tb.t.metered() {
 		tb.t.charge(1)
 	}
-	return tb.tb.get(key)
+	if r := tb.tb.rows.get(key); r != nil {
+		return tb.tb.record(r), true
+	}
+	return Record{}, false
 }
 
 // GetBytes is Get with the key as bytes, which it does not keep: a
@@ -47,7 +50,10 @@ func (tb *Tab) GetBytes(key []byte) (Record, bool) {
 	if tb.t.metered() {
 		tb.t.charge(1)
 	}
-	return tb.tb.get(tmpString(key))
+	if r := tb.tb.rows.get(tmpString(key)); r != nil {
+		return tb.tb.record(r), true
+	}
+	return Record{}, false
 }
 
 // New returns an empty record with key (every column zero), to fill and

@@ -21,11 +21,6 @@ type Record struct {
 	cols   *[]Field // the table's columns (with the key first)
 	vals   []value  // one per column, the key excluded
 	shared bool     // vals belongs to the table: copy before changing
-	// at is the record's place in its table's rows when it was read there
-	// (Get, Range, Scan), valid while the rows' gen is gen-1 (0: no
-	// place), so Put finds the row without a search (seq.find).
-	at  pos
-	gen uint64
 }
 
 // value is one column's value.
@@ -204,31 +199,6 @@ func (tb *table) record(r *row) Record {
 	return Record{Key: r.key, cols: &tb.cols, vals: r.vals, shared: true}
 }
 
-// recordAt returns the row at p of the table's rows as a Record that
-// remembers p, for a Put without a search.
-func (tb *table) recordAt(p pos) Record {
-	r := tb.rows.chunks[p.c][p.i].r
-	return Record{Key: r.key, cols: &tb.cols, vals: r.vals, shared: true, at: p, gen: tb.rows.gen + 1}
-}
-
-// entryRecord returns the record of entry e, at chunk c and index i of
-// s: the table's rows (the record remembers its place) or an index's.
-func (tb *table) entryRecord(s *seq, e *entry, c, i int) Record {
-	if s == &tb.rows {
-		return Record{Key: e.r.key, cols: &tb.cols, vals: e.r.vals, shared: true, at: pos{c, i}, gen: s.gen + 1}
-	}
-	return tb.record(e.r)
-}
-
-// get returns the record with key, and whether there is one.
-func (tb *table) get(key string) (Record, bool) {
-	p, ok := tb.rows.locate(key)
-	if !ok {
-		return Record{}, false
-	}
-	return tb.recordAt(p), true
-}
-
 // errKey is the cause of a refused key: empty or too long for the store.
 var errKey = errors.New("bad key")
 
@@ -269,8 +239,7 @@ func (tb *table) put(r Record) error {
 	} else if !r.shared {
 		nr.vals = slices.Clone(r.vals)
 	}
-	p, ok := tb.rows.find(r.Key, r.at, r.gen)
-	old := tb.replaceAt(p, ok, r.Key, nr)
+	old := tb.replace(r.Key, nr)
 	*tb.log = append(*tb.log, undo{tb: tb, key: r.Key, old: old, nr: nr})
 	return nil
 }
@@ -279,11 +248,10 @@ func (tb *table) put(r Record) error {
 // nothing.
 func (tb *table) delete(key string) {
 	tb.writable()
-	p, ok := tb.rows.locate(key)
-	if !ok {
+	if tb.rows.get(key) == nil {
 		return
 	}
-	old := tb.replaceAt(p, ok, key, nil)
+	old := tb.replace(key, nil)
 	*tb.log = append(*tb.log, undo{tb: tb, key: key, old: old})
 }
 
@@ -291,12 +259,6 @@ func (tb *table) delete(key string) {
 // returns the row it replaced (nil: none). It logs nothing.
 func (tb *table) replace(key string, nr *row) *row {
 	p, ok := tb.rows.locate(key)
-	return tb.replaceAt(p, ok, key, nr)
-}
-
-// replaceAt is replace with key's place p in the rows already found
-// (ok: key is there).
-func (tb *table) replaceAt(p pos, ok bool, key string, nr *row) *row {
 	var old *row
 	switch {
 	case ok && nr != nil:
