@@ -19,7 +19,8 @@
 # Every run's 1-minute load average is recorded at its start (load.jsonl).
 # note.py writes note.md from these files; findings.md is by hand.
 #
-# Usage: experiments/054-apps-round4/run.sh [OLD [NEW]]   (default 1d25ad3 HEAD)
+# Usage: experiments/054-apps-round4/run.sh [OLD [NEW]]   (default 1d25ad3 HEAD;
+#        the recorded run: run.sh 1d25ad3 a2a511b, the candidate later reverted)
 #        experiments/054-apps-round4/run.sh note          (note.md only)
 #        PARTS="appbench probe callgrind http" selects parts (all by default)
 set -euo pipefail
