@@ -79,9 +79,9 @@
 // bytes as given, at most store.MaxKeySize with the prefix), so the
 // store's key order is the table's. In memory a table is a sequence of
 // rows in key order, in sorted chunks of at most 512 (seq.go: an insert
-// moves at most one chunk; each entry holds its key's first 8 bytes as an
-// integer, the key head, which a lookup compares before the key's bytes),
-// with running sums of its Int columns; each
+// moves at most one chunk; each entry holds its key's first 16 bytes as
+// two integers, the heads, which a lookup compares before the key's
+// bytes), with running sums of its Int columns; each
 // index is such a sequence of (index key, row), kept in memory only and
 // rebuilt when the table is loaded. All tables share one undo log, so an
 // input writing several tables is undone and saved as a whole. A record's value is a

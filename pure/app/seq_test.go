@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -110,4 +111,72 @@ func TestKey_OrderPreserving(t *testing.T) {
 	if string(a.b) == string(b.b) {
 		t.Error("two keys built from one prefix share their bytes")
 	}
+}
+
+// TestKey_TuplesOrder: keys of random (Int, Text, Int) tuples sort as the
+// tuples do, value by value, and a key of the first values is a prefix of
+// the whole key (Prefix scans rely on both).
+func TestKey_TuplesOrder(t *testing.T) {
+	seed := uint64(5)
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, seed))
+	type tuple struct {
+		a int64
+		s string
+		c int64
+	}
+	num := func() int64 {
+		switch rng.IntN(4) {
+		case 0:
+			return rng.Int64N(600) - 300
+		case 1:
+			return rng.Int64() >> rng.IntN(64)
+		case 2:
+			return -(rng.Int64() >> rng.IntN(64)) - 1
+		}
+		return int64(rng.IntN(3))
+	}
+	text := func() string {
+		b := make([]byte, rng.IntN(4))
+		for i := range b {
+			b[i] = "\x00\x01a\xff"[rng.IntN(4)]
+		}
+		return string(b)
+	}
+	key := func(x tuple) Key { return K().Int(x.a).Text(x.s).Int(x.c) }
+	cmp := func(x, y tuple) int {
+		if c := cmpInt(x.a, y.a); c != 0 {
+			return c
+		}
+		if c := strings.Compare(x.s, y.s); c != 0 {
+			return c
+		}
+		return cmpInt(x.c, y.c)
+	}
+	for range 50_000 {
+		x, y := tuple{num(), text(), num()}, tuple{num(), text(), num()}
+		if rng.IntN(3) == 0 {
+			y.a = x.a
+			if rng.IntN(2) == 0 {
+				y.s = x.s
+			}
+		}
+		kx, ky := string(key(x).b), string(key(y).b)
+		if got, want := strings.Compare(kx, ky), cmp(x, y); got != want {
+			t.Fatalf("%v vs %v: keys compare %d, tuples %d", x, y, got, want)
+		}
+		if p := string(K().Int(x.a).Text(x.s).b); !strings.HasPrefix(kx, p) {
+			t.Fatalf("%v: the key of its first two values is not a prefix", x)
+		}
+	}
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
