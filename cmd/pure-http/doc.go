@@ -18,8 +18,10 @@
 // each round, for each workload, each server that serves the workload runs
 // once, in an order rotated by one place per round: a fresh data directory,
 // a fresh server pinned to one CPU (taskset), the store prepared (the
-// seed's 65 documents, or 1,600 score inputs for the views), its peak RSS
-// reset, then pure-load --json pinned to the other CPU with GOMAXPROCS=1.
+// seed's 65 documents, or 1,600 score inputs for the views), a second's
+// rest (so that what the preparation set off, such as pure-serve's trimmer
+// collecting the seed's garbage, ends first), its peak RSS reset, then
+// pure-load --json pinned to the other CPU with GOMAXPROCS=1.
 // The server's CPU is utime+stime of its whole process (all threads) from
 // /proc/PID/stat before and after the load (nginx: master plus workers);
 // its peak RSS is VmHWM from /proc/PID/status after (nginx: the worker).

@@ -165,6 +165,9 @@ func TestSeries_Baselines(t *testing.T) {
 		t.Fatalf("records: %d, %v", len(recs), err)
 	}
 	for _, r := range recs {
+		if r.SettleS != prepSettle.Seconds() {
+			t.Errorf("%s %s: rested %gs after the preparation, want %v", r.ID, r.Workload, r.SettleS, prepSettle)
+		}
 		if r.Build != staticBuild {
 			t.Errorf("%s %s: build %q, want %q", r.ID, r.Workload, r.Build, staticBuild)
 		}

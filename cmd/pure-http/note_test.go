@@ -129,9 +129,12 @@ func TestNote_Build(t *testing.T) {
 		t.Errorf("records without a build gave a Binaries line:\n%s", note)
 	}
 	for i := range recs {
-		recs[i].Build = staticBuild
+		recs[i].Build, recs[i].SettleS = staticBuild, 1
 	}
 	if note := renderNote(t.TempDir(), recs); !strings.Contains(note, "Binaries "+staticBuild+" (statically linked") {
 		t.Errorf("records with build %q gave no line naming it:\n%s", staticBuild, note)
+	}
+	if note := renderNote(t.TempDir(), recs); !strings.Contains(note, "the server rested 1s") {
+		t.Errorf("records with a rest of 1 s do not say so:\n%s", note)
 	}
 }

@@ -56,6 +56,9 @@ type Record struct {
 	// RSSReset says whether the server's peak RSS was reset after its
 	// preparation (seeding), so that the peak is this load's alone.
 	RSSReset bool `json:"rss_reset"`
+	// SettleS is how long the server rested after its preparation before
+	// its peak RSS was reset; missing in records from before the rest.
+	SettleS float64 `json:"settle_s,omitempty"`
 
 	// The device's fsync latency, probed before this workload in this
 	// round (write workloads only): 4 KiB append + fdatasync, 200 times.

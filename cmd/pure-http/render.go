@@ -16,7 +16,11 @@ func renderNote(dir string, recs []Record) string {
 	renderHead(&b, recs)
 	renderTargets(&b, c)
 	renderProbes(&b, recs)
-	b.WriteString("\n## Workloads\n\nMedians over the rounds. Errors counts non-2xx answers and failed requests together (on a fresh store each PUT writer's first GET of its own document answers 404: one non-2xx per connection). Peak RSS is VmHWM, reset after the store was prepared (nginx: its worker).\n")
+	reset := "reset after the store was prepared"
+	if settle := recs[0].SettleS; settle > 0 {
+		reset = fmt.Sprintf("reset after the store was prepared and the server rested %gs (so that what the preparation left, such as a collection it set off, is not counted)", settle)
+	}
+	b.WriteString("\n## Workloads\n\nMedians over the rounds. Errors counts non-2xx answers and failed requests together (on a fresh store each PUT writer's first GET of its own document answers 404: one non-2xx per connection). Peak RSS is VmHWM, " + reset + " (nginx: its worker).\n")
 	for _, w := range workloadOrder(recs) {
 		renderWorkload(&b, c, recs, w)
 	}
