@@ -19,16 +19,6 @@ import (
 	"workbench/pure/baseline/sqlitehttp"
 )
 
-// appConfig is the flags of an --app run.
-type appConfig struct {
-	app, impl, mode string
-	ram             bool
-	data, addr      string
-	stats           string
-	tpccScale       string
-	accounts        int
-}
-
 // serveStats serves GET /debug/app on addr until ctx ends: {"cpu_ns":N},
 // this process's user and system CPU time, the field of pure-serve's
 // /debug/app that tpccload reads for CPU per transaction (from the same

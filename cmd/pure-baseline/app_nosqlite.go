@@ -8,16 +8,6 @@ import (
 	"io"
 )
 
-// appConfig is the flags of an --app run.
-type appConfig struct {
-	app, impl, mode string
-	ram             bool
-	data, addr      string
-	stats           string
-	tpccScale       string
-	accounts        int
-}
-
 // runApp refuses --app: this binary was built with -tags nosqlite, without
 // the SQLite baselines, so that it needs no cgo and links statically as
 // pure-serve does (how cmd/pure-http builds both for its comparisons).

@@ -112,6 +112,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return store.Close()
 }
 
+// appConfig is the flags of an --app run.
+type appConfig struct {
+	app, impl, mode string
+	ram             bool
+	data, addr      string
+	stats           string
+	tpccScale       string
+	accounts        int
+}
+
 // chooseMode resolves --mode, --ram and --data into one mode.
 func chooseMode(mode string, ram bool, data string) (kv.Mode, error) {
 	switch {

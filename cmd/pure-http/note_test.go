@@ -62,15 +62,7 @@ func TestNote_Golden(t *testing.T) {
 // TestNote_Before: records of pure-serve-before add a column with its
 // ratios to the targets table, computed like pure-serve's.
 func TestNote_Before(t *testing.T) {
-	f, err := os.Open("testdata/runs.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := ReadRecords(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := fixtureRecords(t)
 	for _, r := range recs {
 		if r.ID == subject {
 			r.ID, r.OKPerServerCPU = beforeID, r.OKPerServerCPU/2
@@ -116,15 +108,7 @@ func TestNote_RefusesBadInput(t *testing.T) {
 // TestNote_Build: records that say how the servers were built give the
 // note a line saying so; older records without it give none.
 func TestNote_Build(t *testing.T) {
-	f, err := os.Open("testdata/runs.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := ReadRecords(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := fixtureRecords(t)
 	if note := renderNote(t.TempDir(), recs); strings.Contains(note, "Binaries ") {
 		t.Errorf("records without a build gave a Binaries line:\n%s", note)
 	}
@@ -137,4 +121,19 @@ func TestNote_Build(t *testing.T) {
 	if note := renderNote(t.TempDir(), recs); !strings.Contains(note, "the server rested 1s") {
 		t.Errorf("records with a rest of 1 s do not say so:\n%s", note)
 	}
+}
+
+// fixtureRecords reads testdata/runs.jsonl.
+func fixtureRecords(t *testing.T) []Record {
+	t.Helper()
+	f, err := os.Open("testdata/runs.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := ReadRecords(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
 }

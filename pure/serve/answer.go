@@ -121,12 +121,7 @@ func appendHead(b []byte, h *head, date []byte) []byte {
 		b = append(b, h.allow...)
 		b = append(b, '\r', '\n')
 	}
-	if h.close {
-		b = append(b, "Connection: close\r\n"...)
-	} else if h.keep10 {
-		b = append(b, "Connection: keep-alive\r\n"...)
-	}
-	return append(b, '\r', '\n')
+	return appendHeadEnd(b, h)
 }
 
 // appendDocHead appends what appendHead appends for a document's answer
@@ -143,6 +138,12 @@ func appendDocHead(b []byte, docHead []byte, h *head) []byte {
 		b = append(b, '"')
 	}
 	b = append(b, '\r', '\n')
+	return appendHeadEnd(b, h)
+}
+
+// appendHeadEnd appends a head's Connection line, if any, and the blank
+// line that ends it.
+func appendHeadEnd(b []byte, h *head) []byte {
 	if h.close {
 		b = append(b, "Connection: close\r\n"...)
 	} else if h.keep10 {
