@@ -192,9 +192,13 @@
 // network interface the receiver's work is not on the server's CPU at all.
 //
 // Memory. Peak RSS on 64 B GETs from 64 connections with --data, built
-// statically (CGO_ENABLED=0, as `just http` builds every server), is about
-// 6.1 MB, 0.47x the net/http baseline's 13 MB (a cgo build adds libc and
-// the loader, about 1.5 MB, to both): the binary's touched pages 3.6 MB,
+// statically (CGO_ENABLED=0, as `just http` builds every server), is
+// 6.7-7.0 MB, 0.52x the net/http baseline's 13 MB (experiment 057; a cgo
+// build adds libc and the loader, about 1.5 MB, to both). About 0.6 MB of
+// it is the second P pure-serve takes with --data (see group commit below;
+// with GOMAXPROCS=1 the same build peaked at 6.2-6.3 MB, 0.47x): the
+// connections' first allocations spread over both Ps' caches. The rest:
+// the binary's touched pages 3.6 MB,
 // anonymous 2.5 MB, of which 64 connections' state (about 7 KiB each, the
 // answer buffer grown only to what a batch needs), goroutine stacks 0.7 MB
 // and the runtime. A connection waiting for its next request holds no read
