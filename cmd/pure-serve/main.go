@@ -145,6 +145,10 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, error) {
 // experiment 055 measures it). The second P needs no second CPU: the
 // thread in fdatasync sleeps in the kernel. The durable net/http baseline,
 // which syncs per request, went from 3,600 to 4,500 POSTs/s with two Ps.
+// The price is about 0.6 MB of peak RSS under small GETs (experiment 057:
+// 0.52x net/http's, against 0.47x with one P); pipelined GETs gained
+// nothing from the second P (perf stat, by hand), which is why it is taken
+// only with --data.
 func durableProcs(durable bool, env string, cur int) int {
 	if !durable || env != "" || cur >= 2 {
 		return cur
