@@ -111,6 +111,7 @@
 //	conn.go     a connection's state, its read loop, deadlines, the vectored write
 //	batch.go    a batch: parse, dispatch, wait for app calls, error answers
 //	parse.go    the request parser (request line, headers, framing checks)
+//	parse_fast.go  its fast path: one pass over a plain, complete head
 //	answer.go   status lines, answer heads, the cached Date line
 //	docs.go     GET and PUT of documents, preconditions, store errors
 //	keys.go     document keys and ETags
