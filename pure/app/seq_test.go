@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -145,13 +146,13 @@ func TestKey_TuplesOrder(t *testing.T) {
 	}
 	key := func(x tuple) Key { return K().Int(x.a).Text(x.s).Int(x.c) }
 	cmp := func(x, y tuple) int {
-		if c := cmpInt(x.a, y.a); c != 0 {
+		if c := cmp.Compare(x.a, y.a); c != 0 {
 			return c
 		}
 		if c := strings.Compare(x.s, y.s); c != 0 {
 			return c
 		}
-		return cmpInt(x.c, y.c)
+		return cmp.Compare(x.c, y.c)
 	}
 	for range 50_000 {
 		x, y := tuple{num(), text(), num()}, tuple{num(), text(), num()}
@@ -169,14 +170,4 @@ func TestKey_TuplesOrder(t *testing.T) {
 			t.Fatalf("%v: the key of its first two values is not a prefix", x)
 		}
 	}
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
