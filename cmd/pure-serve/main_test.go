@@ -6,6 +6,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -200,5 +201,38 @@ func TestDurableProcs(t *testing.T) {
 		if got := durableProcs(c.durable, c.env, c.cur); got != c.want {
 			t.Errorf("durableProcs(durable %v, GOMAXPROCS=%q, now %d) = %d, want %d", c.durable, c.env, c.cur, got, c.want)
 		}
+	}
+}
+
+// TestProcsGovernor: the second P comes with the first publication seen
+// and goes procsIdle after the last one, and GOMAXPROCS is set only when
+// the Ps change (each set stops the world).
+func TestProcsGovernor(t *testing.T) {
+	var sets []int
+	g := &procsGovernor{low: 1, high: 2, cur: 1, last: 7, set: func(n int) { sets = append(sets, n) }}
+	t0 := time.Unix(1000, 0)
+	at := func(d time.Duration) time.Time { return t0.Add(d) }
+	steps := []struct {
+		pubs uint64
+		at   time.Duration
+		want int
+	}{
+		{7, 0, 1},                           // nothing published since start: one P
+		{7, time.Second, 1},                 // still nothing
+		{9, time.Second + procsEvery, 2},    // writes: the second P
+		{12, time.Second + 2*procsEvery, 2}, // more writes: no new set
+		{12, time.Second + 2*procsEvery + procsIdle - time.Millisecond, 2}, // quiet, not yet long enough
+		{12, time.Second + 2*procsEvery + procsIdle, 1},                    // quiet for procsIdle: back to one
+		{12, 5 * time.Second, 1},
+		{13, 6 * time.Second, 2}, // writes again
+	}
+	for i, s := range steps {
+		g.step(s.pubs, at(s.at))
+		if g.cur != s.want {
+			t.Fatalf("step %d (publications %d at +%v): %d Ps, want %d", i, s.pubs, s.at, g.cur, s.want)
+		}
+	}
+	if want := []int{2, 1, 2}; !slices.Equal(sets, want) {
+		t.Errorf("GOMAXPROCS set to %v, want %v (once per change)", sets, want)
 	}
 }

@@ -196,9 +196,11 @@
 // statically (CGO_ENABLED=0, as `just http` builds every server), is
 // 6.7-7.0 MB, 0.52x the net/http baseline's 13 MB (experiment 057; a cgo
 // build adds libc and the loader, about 1.5 MB, to both). About 0.6 MB of
-// it is the second P pure-serve takes with --data (see group commit below;
+// it was the second P pure-serve took with --data (see group commit below;
 // with GOMAXPROCS=1 the same build peaked at 6.2-6.3 MB, 0.47x): the
-// connections' first allocations spread over both Ps' caches. The rest:
+// connections' first allocations spread over both Ps' caches. So
+// pure-serve now holds the second P only while writes are published
+// (cmd/pure-serve's procs.go). The rest:
 // the binary's touched pages 3.6 MB,
 // anonymous 2.5 MB, of which 64 connections' state (about 7 KiB each, the
 // answer buffer grown only to what a batch needs), goroutine stacks 0.7 MB
@@ -231,7 +233,8 @@
 // leader (039: about 17 PUTs per sync with GOMAXPROCS=1). With syncs of
 // about 100 µs it is not: durable score POSTs from 64 connections saved
 // 1.2 inputs per sync, 13,500 POSTs/s (experiment 055). So pure-serve runs
-// with at least two Ps with --data (cmd/pure-serve, durableProcs): the
+// with two Ps with --data while writes come in (cmd/pure-serve, durableProcs
+// and procs.go's governor, which gives the P back once they stop): the
 // thread in fdatasync sleeps in the kernel while the other P serves the
 // connections, and 26 inputs share a sync, 80,900 POSTs/s on the same one
 // CPU (25.6x the crash-safe net/http baseline, which a second P does not
