@@ -82,6 +82,24 @@ func TestPlan_RotatesServersEachRound(t *testing.T) {
 	}
 }
 
+// TestPlan_RAMBoundOnWrites: pure-serve-ram, asked for, runs the write
+// workloads as the bound without a device; the memory baselines do not.
+func TestPlan_RAMBoundOnWrites(t *testing.T) {
+	ss, _ := pickServers("pure-serve,pure-serve-ram,nethttp-memory,nethttp-crashsafe", false)
+	ws, _ := pickWorkloads("put-64c")
+	steps, err := plan(1, ss, ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, s := range steps {
+		ids = append(ids, s.Server.ID)
+	}
+	if want := []string{"pure-serve", "pure-serve-ram", "nethttp-crashsafe"}; !slices.Equal(ids, want) {
+		t.Errorf("put-64c runs on %v, want %v", ids, want)
+	}
+}
+
 // TestPickServers_Before: before=REV adds pure-serve-before right after
 // pure-serve, and only then; "all" leaves it out without before=.
 func TestPickServers_Before(t *testing.T) {

@@ -193,6 +193,9 @@ func renderWorkload(b *strings.Builder, c cells, recs []Record, w string) {
 		head, right = append(head, "2xx per sync"), append(right, true)
 	}
 	mdTable(b, head, rows, right)
+	if write && slices.ContainsFunc(ids, func(id string) bool { return id == "pure-serve-ram" }) {
+		b.WriteString("\npure-serve-ram is not durable (no file, no sync): it is the same server without a device, the bound on this workload that syncs do not set.\n")
+	}
 }
 
 func renderFailures(b *strings.Builder, recs []Record) {
