@@ -30,6 +30,10 @@ type Record struct {
 	Pipeline    int     `json:"pipeline"`
 	KeepAlive   bool    `json:"keepalive"`
 	DurationS   float64 `json:"duration_s"`
+	// Count, when set, is the fixed number of requests the load sent
+	// instead of running for a duration (DurationS is then how long they
+	// took).
+	Count int `json:"count,omitempty"`
 	// Round counts from 1; Order is the server's place in the round's
 	// rotated order of servers for this workload, from 1.
 	Round int `json:"round"`

@@ -200,7 +200,7 @@ func newRecord(o *options, st step) Record {
 	return Record{
 		Schema: recordSchema, Server: st.Server.Server, Mode: st.Server.Mode, ID: st.Server.ID,
 		Workload: st.Work.Name, Load: st.Work.Load, Connections: st.Work.Conns,
-		Pipeline: st.Work.Pipeline, KeepAlive: !st.Work.Close, DurationS: o.Duration.Seconds(),
+		Pipeline: st.Work.Pipeline, KeepAlive: !st.Work.Close, DurationS: o.Duration.Seconds(), Count: st.Work.Count,
 		Round: st.Round, Order: st.Order, CPUServer: o.ServerCPU, CPULoad: o.LoadCPU,
 		Commit: commit, Go: runtime.Version(), Build: staticBuild, Host: o.host, LoadAvg1: httpbench.LoadAvg1(),
 	}
@@ -249,7 +249,11 @@ func runOne(ctx context.Context, o *options, st step, rec *Record) (err error) {
 	if err != nil {
 		return err
 	}
-	args := []string{"--workload", st.Work.Load, "-c", strconv.Itoa(st.Work.Conns), "-d", o.Duration.String(), "--pipeline", strconv.Itoa(st.Work.Pipeline)}
+	length := []string{"-d", o.Duration.String()}
+	if st.Work.Count > 0 {
+		length = []string{"-n", strconv.Itoa(st.Work.Count)}
+	}
+	args := append([]string{"--workload", st.Work.Load, "-c", strconv.Itoa(st.Work.Conns), "--pipeline", strconv.Itoa(st.Work.Pipeline)}, length...)
 	if st.Work.Close {
 		args = append(args, "--close")
 	}
@@ -306,8 +310,8 @@ type profiling struct {
 // (its length less one second, at least one), written to
 // EXP/profiles/rROUND-WORKLOAD-ID.pprof; nil when srv is not profiled.
 func startProfile(ctx context.Context, o *options, srv *server, st step) *profiling {
-	if srv.pprof == "" {
-		return nil
+	if srv.pprof == "" || st.Work.Count > 0 {
+		return nil // a counted load's length is not known ahead
 	}
 	secs := max(1, int(o.Duration.Seconds())-1)
 	p := &profiling{done: make(chan error, 1), rel: filepath.Join("profiles", fmt.Sprintf("r%d-%s-%s.pprof", st.Round, st.Work.Name, st.Server.ID))}
