@@ -15,6 +15,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"workbench/perfcount"
 )
 
 func main() {
@@ -67,6 +69,10 @@ type Record struct {
 	Config string `json:"config,omitempty"`
 	Go     string `json:"go,omitempty"`
 	CPUs   int    `json:"cpus,omitempty"`
+	// CPUModel is the machine's CPU as /proc/cpuinfo names it, recorded
+	// with the runs so that a note regenerated elsewhere names the machine
+	// that measured.
+	CPUModel string `json:"cpu_model,omitempty"`
 }
 
 var allParts = []string{"tpcc", "bank", "http"}
@@ -130,7 +136,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return enc.Encode(r)
 	}
 	load1, _ := os.ReadFile("/proc/loadavg")
-	if err := emit(Record{Series: "meta", Rev: *rev, Load1: strings.Fields(string(load1) + " ?")[0], Go: runtime.Version(), CPUs: runtime.NumCPU(),
+	if err := emit(Record{Series: "meta", Rev: *rev, Load1: strings.Fields(string(load1) + " ?")[0], Go: runtime.Version(), CPUs: runtime.NumCPU(), CPUModel: perfcount.ThisMachine().CPUModel,
 		Config: fmt.Sprintf("parts=%s rounds=%d tx=%d bank-time=%s http-time=%s terminals=%d", *parts, c.rounds, c.tx, c.bankTime, c.httpTime, c.terminals)}); err != nil {
 		return err
 	}

@@ -36,7 +36,7 @@ runs_path, note_path, reading_path = sys.argv[1:]
 runs = [json.loads(l) for l in open(runs_path) if l.strip()]
 meta = next(r for r in runs if r["series"] == "meta")
 med = statistics.median
-cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+cpu = meta.get("cpu_model") or "not recorded with these runs"
 def by_round(rs, side):
     return {r["round"]: r for r in rs if r["side"] == side}
 def fmt_list(xs, f):
