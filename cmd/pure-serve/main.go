@@ -171,20 +171,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	var rt *app.Runtime
+	cfg := serve.Config{Store: st, Workers: c.workers, MaxConns: c.maxConns, PayloadBudget: c.payloadBudget,
+		SendfileMin: c.sendfileMin, IdleTimeout: c.idle, HeaderTimeout: c.header}
 	// closeStore stops the Ps' governor, which reads the store, then
 	// closes the store.
 	closeStore := st.Close
 	if n, cur := durableProcs(c.data != "", os.Getenv("GOMAXPROCS"), runtime.GOMAXPROCS(0)), runtime.GOMAXPROCS(0); n != cur {
-		g := &procsGovernor{low: cur, high: n, cur: cur, last: st.Stats().Publications, lastPub: time.Now(),
-			set: func(n int) { runtime.GOMAXPROCS(n) }}
+		g := newProcsGovernor(cur, n, st.Stats().Publications, time.Now(), func(n int) { runtime.GOMAXPROCS(n) })
+		cfg.OnWrite = g.wrote
 		gctx, stopGov := context.WithCancel(ctx)
 		governed := make(chan struct{})
 		go func() { defer close(governed); governProcs(gctx, g, func() uint64 { return st.Stats().Publications }) }()
 		closeStore = func() error { stopGov(); <-governed; return st.Close() }
 	}
-	var rt *app.Runtime
-	cfg := serve.Config{Store: st, Workers: c.workers, MaxConns: c.maxConns, PayloadBudget: c.payloadBudget,
-		SendfileMin: c.sendfileMin, IdleTimeout: c.idle, HeaderTimeout: c.header}
 	if c.app != "none" {
 		if err := seedIfNew(st, c.app, c, stderr); err != nil {
 			closeStore()
