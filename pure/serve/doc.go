@@ -194,12 +194,12 @@
 //
 // Memory. Peak RSS on 64 B GETs from 64 connections with --data, built
 // statically (CGO_ENABLED=0, as `just http` builds every server), is
-// 6.7-7.0 MB, 0.52x the net/http baseline's 13 MB (experiment 057; a cgo
-// build adds libc and the loader, about 1.5 MB, to both). About 0.6 MB of
-// it was the second P pure-serve took with --data (see group commit below;
-// with GOMAXPROCS=1 the same build peaked at 6.2-6.3 MB, 0.47x): the
+// 6.2-6.5 MB, 0.49x the net/http baseline's 13 MB (experiment 061; a cgo
+// build adds libc and the loader, about 1.5 MB, to both). It was 6.7-7.0
+// MB (0.52x, experiment 057), with spikes to 9.4 MB, while pure-serve kept
+// a second P from start to end with --data (see group commit below): the
 // connections' first allocations spread over both Ps' caches. So
-// pure-serve now holds the second P only while writes are published
+// pure-serve now holds the second P only while writes come in
 // (cmd/pure-serve's procs.go). The rest:
 // the binary's touched pages 3.6 MB,
 // anonymous 2.5 MB, of which 64 connections' state (about 7 KiB each, the
@@ -220,7 +220,12 @@
 // baseline's (51 MB against 14 MB in experiment 055): the faster server's
 // documents grow 8x larger in the same time (each PUT prepends 16 B), and
 // their read buffers, the store's transaction copies, the overlay's
-// entries and the collector's headroom scale with them; GOGC=50 or a
+// entries and the collector's headroom scale with them. Under the same
+// 18,000 PUTs on both sides (probe 930; the harness's put-64c-same) the
+// peaks are about equal, 13.5 against 13.8 MB: pure-serve's binary maps
+// 2.4 MB less, but the store's file mapping holds 2.6 MB of pages read back
+// (the folds' and GETs'), which the baseline, writing files it never maps,
+// does not, and the heap under write churn 5.5-5.8 MB; GOGC=50 or a
 // GOMEMLIMIT of 12 MiB cut the peak by a few MB only, and a 6 MiB limit
 // halved PUT throughput, so no default is set. The --pprof listener is
 // written without net/http, whose package initialisation touched 2.5 MB
