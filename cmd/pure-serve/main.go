@@ -58,10 +58,9 @@ const usage = `usage: pure-serve --ram | --data DIR [flags]
 Serves documents (GET/PUT /docs/<key>, ETag = revision, If-Match) and an app
 (POST /inputs/<name>?field=value, GET /views/<name>) over HTTP/1.1 with
 keep-alive and pipelining. Prints "listening HOST:PORT" first, then serves
-until SIGTERM or SIGINT. With --data it takes a second P (GOMAXPROCS 2
-even on one CPU) while durable writes come in, so connections go on while
-a goroutine waits in fdatasync, and gives it back half a second after the
-last one; set the GOMAXPROCS environment variable to choose yourself.
+until SIGTERM or SIGINT. With --data it runs with at least two Ps
+(GOMAXPROCS 2 even on one CPU), so connections go on while a goroutine
+waits in fdatasync; set the GOMAXPROCS environment variable to choose.
 
 Flags:
 `
@@ -134,10 +133,9 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, error) {
 	return &c, nil
 }
 
-// durableProcs is the GOMAXPROCS pure-serve runs with while durable
-// writes come in: at least 2 with a durable store (--data), unless the
-// GOMAXPROCS environment variable says otherwise (procs.go gives it only
-// while writes are published, and takes it back after them). A goroutine blocked in fdatasync holds its P until the
+// durableProcs is the GOMAXPROCS pure-serve runs with: at least 2 with a
+// durable store (--data), unless the GOMAXPROCS environment variable says
+// otherwise. A goroutine blocked in fdatasync holds its P until the
 // runtime's monitor takes it back, so with the single P that Go gives a
 // process pinned to one CPU the connections stand still while the app's
 // owner or the store's leader syncs, and the next group gathers almost
@@ -150,7 +148,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, error) {
 // The price is about 0.6 MB of peak RSS under small GETs (experiment 057:
 // 0.52x net/http's, against 0.47x with one P); pipelined GETs gained
 // nothing from the second P (perf stat, by hand), which is why it is taken
-// only with --data, and only while writes come in.
+// only with --data.
 func durableProcs(durable bool, env string, cur int) int {
 	if !durable || env != "" || cur >= 2 {
 		return cur
@@ -167,6 +165,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		return err
 	}
+	if n := durableProcs(c.data != "", os.Getenv("GOMAXPROCS"), runtime.GOMAXPROCS(0)); n != runtime.GOMAXPROCS(0) {
+		runtime.GOMAXPROCS(n)
+	}
 	st, err := openStore(c)
 	if err != nil {
 		return err
@@ -174,24 +175,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var rt *app.Runtime
 	cfg := serve.Config{Store: st, Workers: c.workers, MaxConns: c.maxConns, PayloadBudget: c.payloadBudget,
 		SendfileMin: c.sendfileMin, IdleTimeout: c.idle, HeaderTimeout: c.header}
-	// closeStore stops the Ps' governor, which reads the store, then
-	// closes the store.
-	closeStore := st.Close
-	if n, cur := durableProcs(c.data != "", os.Getenv("GOMAXPROCS"), runtime.GOMAXPROCS(0)), runtime.GOMAXPROCS(0); n != cur {
-		g := newProcsGovernor(cur, n, st.Stats().Publications, time.Now(), func(n int) { runtime.GOMAXPROCS(n) })
-		cfg.OnWrite = g.wrote
-		gctx, stopGov := context.WithCancel(ctx)
-		governed := make(chan struct{})
-		go func() { defer close(governed); governProcs(gctx, g, func() uint64 { return st.Stats().Publications }) }()
-		closeStore = func() error { stopGov(); <-governed; return st.Close() }
-	}
 	if c.app != "none" {
 		if err := seedIfNew(st, c.app, c, stderr); err != nil {
-			closeStore()
+			st.Close()
 			return err
 		}
 		if rt, err = app.Start(st, apps[c.app].new(), app.Options{}); err != nil {
-			closeStore()
+			st.Close()
 			return fmt.Errorf("starting app %s: %w", c.app, err)
 		}
 		cfg.Apps = rt
@@ -208,7 +198,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	ss := st.Stats()
 	fmt.Fprintf(stderr, "pure-serve: store: %d publications (one per synced group of commits), seq %d, %d keys, %d bytes\n",
 		ss.Publications, ss.Seq, ss.Keys, ss.Size)
-	if cerr := closeStore(); cerr != nil && err == nil {
+	if cerr := st.Close(); cerr != nil && err == nil {
 		err = fmt.Errorf("closing the store: %w", cerr)
 	}
 	return err

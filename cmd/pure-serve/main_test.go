@@ -6,7 +6,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -201,61 +200,5 @@ func TestDurableProcs(t *testing.T) {
 		if got := durableProcs(c.durable, c.env, c.cur); got != c.want {
 			t.Errorf("durableProcs(durable %v, GOMAXPROCS=%q, now %d) = %d, want %d", c.durable, c.env, c.cur, got, c.want)
 		}
-	}
-}
-
-// TestProcsGovernor: the second P comes with the first write dispatched
-// (wrote) or the first publication seen (step), and goes procsIdle after
-// the last publication; GOMAXPROCS is set only when the Ps change (each
-// set stops the world).
-func TestProcsGovernor(t *testing.T) {
-	var sets []int
-	t0 := time.Unix(1000, 0)
-	g := newProcsGovernor(1, 2, 7, t0, func(n int) { sets = append(sets, n) })
-	at := func(d time.Duration) time.Time { return t0.Add(d) }
-	steps := []struct {
-		pubs uint64
-		at   time.Duration
-		want int
-	}{
-		{7, 0, 1},                           // nothing published since start: one P
-		{7, time.Second, 1},                 // still nothing
-		{9, time.Second + procsEvery, 2},    // publications without wrote (an app's seed): the second P
-		{12, time.Second + 2*procsEvery, 2}, // more: no new set
-		{12, time.Second + 2*procsEvery + procsIdle - time.Millisecond, 2}, // quiet, not yet long enough
-		{12, time.Second + 2*procsEvery + procsIdle, 1},                    // quiet for procsIdle: back to one
-		{12, 5 * time.Second, 1},
-		{13, 6 * time.Second, 2}, // writes again
-	}
-	for i, s := range steps {
-		g.step(s.pubs, at(s.at))
-		if g.cur != s.want {
-			t.Fatalf("step %d (publications %d at +%v): %d Ps, want %d", i, s.pubs, s.at, g.cur, s.want)
-		}
-	}
-	if want := []int{2, 1, 2}; !slices.Equal(sets, want) {
-		t.Errorf("GOMAXPROCS set to %v, want %v (once per change)", sets, want)
-	}
-}
-
-// TestProcsGovernor_WroteAtOnce: a dispatched write gives the second P
-// before anything is published, and it is not taken back before procsIdle
-// even if the write's publication has not come yet; more writes set
-// nothing.
-func TestProcsGovernor_WroteAtOnce(t *testing.T) {
-	var sets []int
-	g := newProcsGovernor(1, 2, 0, time.Now().Add(-time.Hour), func(n int) { sets = append(sets, n) })
-	g.wrote()
-	if g.cur != 2 || !slices.Equal(sets, []int{2}) {
-		t.Fatalf("after a write: %d Ps, sets %v; want 2 Ps at once", g.cur, sets)
-	}
-	g.wrote()
-	g.step(0, time.Now()) // nothing published yet, but the write is recent
-	if g.cur != 2 || len(sets) != 1 {
-		t.Fatalf("a step right after the write: %d Ps, sets %v; want 2 Ps kept", g.cur, sets)
-	}
-	g.step(0, time.Now().Add(procsIdle+time.Millisecond))
-	if g.cur != 1 || !slices.Equal(sets, []int{2, 1}) {
-		t.Fatalf("procsIdle after the write with nothing published: %d Ps, sets %v; want back to 1", g.cur, sets)
 	}
 }

@@ -28,9 +28,6 @@ func (c *conn) appCall(r *request, kind app.Kind, name []byte) {
 	call := c.calls[c.ncalls]
 	c.ncalls++
 	call.Kind, call.Name, call.Query, call.Body = kind, c.intern(name), r.query, r.body
-	if w := c.s.onWrite; w != nil && kind == app.Input {
-		w()
-	}
 	c.s.apps.Submit(call)
 	a := c.newAnswer(r)
 	a.call = call

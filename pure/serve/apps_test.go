@@ -3,7 +3,6 @@ package serve
 import (
 	"fmt"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"workbench/pure/app"
@@ -106,44 +105,5 @@ func TestConn_AppView_ZeroAllocs(t *testing.T) {
 	round()
 	if n := testing.AllocsPerRun(100, round); n != 0 {
 		t.Fatalf("%v allocations per batch of 8 view GETs, want 0", n)
-	}
-}
-
-// TestServer_OnWrite_WritesOnly: Config.OnWrite is called once per write
-// request dispatched (a document PUT, an app input, refused or not), and
-// never for reads (document GETs, views) or requests refused before
-// dispatch.
-func TestServer_OnWrite_WritesOnly(t *testing.T) {
-	st, err := store.OpenRAM(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rt, err := app.Start(st, scores.New(), app.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { rt.Close(); st.Close() })
-	var writes atomic.Int64
-	s := newTestServer(t, Config{Store: st, Apps: rt, OnWrite: func() { writes.Add(1) }})
-	c := dial(t, listen(t, s))
-	for _, tc := range []struct {
-		req    string
-		status int
-		writes int64 // OnWrite calls after this request, in all
-	}{
-		{"GET /docs/a HTTP/1.1\r\n\r\n", 404, 0},
-		{"PUT /docs/a HTTP/1.1\r\nContent-Length: 1\r\n\r\nx", 200, 1},
-		{"GET /docs/a HTTP/1.1\r\n\r\n", 200, 1},
-		{"PUT /docs/a HTTP/1.1\r\nIf-Match: \"999\"\r\nContent-Length: 1\r\n\r\ny", 412, 2}, // dispatched, then refused by the store
-		{"PUT /docs/a HTTP/1.1\r\nIf-Match: W/\"1\"\r\nContent-Length: 1\r\n\r\ny", 400, 2}, // refused before dispatch
-		{"POST /inputs/score?points=3 HTTP/1.1\r\nContent-Length: 3\r\n\r\nann", 200, 3},
-		{"GET /views/total HTTP/1.1\r\n\r\n", 200, 3},
-		{"GET /inputs/score?points=1 HTTP/1.1\r\n\r\n", 405, 3},
-	} {
-		c.send(tc.req)
-		rp := c.reply()
-		if rp.status != tc.status || writes.Load() != tc.writes {
-			t.Errorf("%q: %d, OnWrite called %d times in all; want %d and %d", tc.req, rp.status, writes.Load(), tc.status, tc.writes)
-		}
 	}
 }

@@ -194,13 +194,15 @@
 //
 // Memory. Peak RSS on 64 B GETs from 64 connections with --data, built
 // statically (CGO_ENABLED=0, as `just http` builds every server), is
-// 6.2-6.5 MB, 0.49x the net/http baseline's 13 MB (experiment 061; a cgo
-// build adds libc and the loader, about 1.5 MB, to both). It was 6.7-7.0
-// MB (0.52x, experiment 057), with spikes to 9.4 MB, while pure-serve kept
-// a second P from start to end with --data (see group commit below): the
-// connections' first allocations spread over both Ps' caches. So
-// pure-serve now holds the second P only while writes come in
-// (cmd/pure-serve's procs.go). The rest:
+// 6.0-6.5 MB, 0.49x the net/http baseline's 13 MB in experiments 061 and
+// 064, with an occasional 9.4 MB (057 read 0.52x; a cgo build adds libc
+// and the loader, about 1.5 MB, to both). pure-serve takes a second P with
+// --data (see group commit below); with GOMAXPROCS=1 the same build peaked
+// at 6.2-6.3 MB by hand. Holding the second P only while writes came in
+// (a governor, experiments 061-064) did not remove the occasional spike
+// and cost 1 MiB GETs 3-18 % of their responses per server CPU-second
+// (064: a goroutine in a long sendfile holds the only P until the
+// runtime's monitor retakes it), so it was reverted. The rest:
 // the binary's touched pages 3.6 MB,
 // anonymous 2.5 MB, of which 64 connections' state (about 7 KiB each, the
 // answer buffer grown only to what a batch needs), goroutine stacks 0.7 MB
@@ -238,8 +240,7 @@
 // leader (039: about 17 PUTs per sync with GOMAXPROCS=1). With syncs of
 // about 100 µs it is not: durable score POSTs from 64 connections saved
 // 1.2 inputs per sync, 13,500 POSTs/s (experiment 055). So pure-serve runs
-// with two Ps with --data while writes come in (cmd/pure-serve, durableProcs
-// and procs.go's governor, which gives the P back once they stop): the
+// with at least two Ps with --data (cmd/pure-serve, durableProcs): the
 // thread in fdatasync sleeps in the kernel while the other P serves the
 // connections, and 26 inputs share a sync, 80,900 POSTs/s on the same one
 // CPU (25.6x the crash-safe net/http baseline, which a second P does not

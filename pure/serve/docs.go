@@ -90,9 +90,6 @@ func (c *conn) putDoc(r *request, k []byte) {
 	} else {
 		c.unpin() // later reads in this batch see this write
 		c.release()
-		if w := c.s.onWrite; w != nil {
-			w()
-		}
 		rev, err = c.commit(expect, star, r.body)
 		c.acquire()
 	}

@@ -87,11 +87,6 @@ type Config struct {
 	// DocPrefix is prepended to document keys in the store; "" means
 	// DefaultDocPrefix.
 	DocPrefix string
-	// OnWrite, when set, is called as each write request (a document PUT
-	// or an app input) is dispatched, before its commit or save; it must
-	// be cheap and safe for concurrent use. pure-serve uses it to take a
-	// second P before a write waits for its sync.
-	OnWrite func()
 }
 
 // Server is the HTTP/1.1 host. Create it with New, run it with Serve, stop
@@ -107,8 +102,7 @@ type Server struct {
 	header   int64 // nanoseconds
 	maxHead  int
 	maxConns int
-	sendfile int    // Config.SendfileMin: 0 never
-	onWrite  func() // Config.OnWrite, or nil
+	sendfile int // Config.SendfileMin: 0 never
 
 	clock *dateClock
 	trim  *trimmer      // returns outsized requests' memory (trim.go)
@@ -154,7 +148,6 @@ func New(cfg Config) (*Server, error) {
 		prefix:   or(cfg.DocPrefix, DefaultDocPrefix),
 		budget:   or(cfg.PayloadBudget, DefaultPayloadBudget),
 		sendfile: cfg.SendfileMin,
-		onWrite:  cfg.OnWrite,
 		idle:     int64(or(cfg.IdleTimeout, DefaultIdleTimeout)),
 		header:   int64(or(cfg.HeaderTimeout, DefaultHeaderTimeout)),
 		maxHead:  or(cfg.MaxHeaderBytes, DefaultMaxHeaderBytes),
