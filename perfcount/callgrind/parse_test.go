@@ -215,3 +215,22 @@ func TestParse_TruncatedNeverPassesSilently(t *testing.T) {
 		}
 	}
 }
+
+// TestMisresolvedCallees: the live test's check flags a callee that became
+// a second function of its name (the wrong-defaults signature) and lets a
+// callee with no block and no namesake pass.
+func TestMisresolvedCallees(t *testing.T) {
+	caller := &Function{Name: "main.main", File: "main.go", Lines: []*LineCost{{File: "main.go", Line: 3, Cost: []uint64{5}}}}
+	real := &Function{Name: "main.work", File: "main.go", Lines: []*LineCost{{File: "main.go", Line: 9, Cost: []uint64{7}}}}
+	wrong := &Function{Name: "main.work", File: "asm_amd64.s"}
+	lone := &Function{Name: "runtime.main", File: "asm_amd64.s"}
+	p := &Profile{Parts: []*Part{{Number: 1, Functions: []*Function{caller, real, wrong, lone},
+		Calls: []*Call{{Caller: caller, Callee: wrong}, {Caller: caller, Callee: lone}, {Caller: caller, Callee: real}}}}}
+	got := misresolvedCallees(p)
+	if len(got) != 1 || !strings.Contains(got[0], "main.work [asm_amd64.s]") {
+		t.Errorf("misresolvedCallees = %q, want only main.work's second function", got)
+	}
+	if u := unresolvedCallees(p); len(u) != 2 {
+		t.Errorf("unresolvedCallees = %q, want both callees without a block", u)
+	}
+}

@@ -81,8 +81,8 @@ func TestValgrind_Live(t *testing.T) {
 			if got, err := p.Total("Ir"); err != nil || got != collected {
 				t.Errorf("Total(Ir) = %d, %v; valgrind collected %d", got, err, collected)
 			}
-			if u := unresolvedCallees(p); len(u) > 0 {
-				t.Errorf("callees without a fn= block: %v", u)
+			if u := misresolvedCallees(p); len(u) > 0 {
+				t.Errorf("callees resolved to a second function of the same name (wrong cfi=/cob= defaults): %v", u)
 			}
 			names := make(map[string]bool)
 			for _, f := range p.Parts[0].Functions {
