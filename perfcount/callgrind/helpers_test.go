@@ -126,4 +126,3 @@ func misresolvedCallees(p *Profile) []string {
 	}
 	return out
 }
-
