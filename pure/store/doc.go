@@ -247,7 +247,9 @@
 // nor the tip's overlay: a descent of a mostly cold tree, 14 % of the
 // samples of 64 writers in experiment 044. A version 4 head counts only
 // the tree's keys (see File format), so the leader looks up only the keys
-// that transactions read and must validate. Having the committers look those keys up
+// that transactions read and must validate: in callgrind (experiment 059)
+// that cut a one-key commit's instructions by 22 %, a 100-key commit's by
+// 29 % and in-process TPC-C's by 14 %. Having the committers look those keys up
 // beforehand in their snapshots' tree, in parallel with the leader (used
 // when the tip's tree is the same tree), was measured and reverted
 // (experiment 053): neither 64 nor 8 writers committed more per second,
