@@ -244,7 +244,7 @@ func (s *Store) writeGroup() written {
 			// no sync is in flight, and only this leader starts one.
 			panic("store: a group closed while a sync is in flight, with no syncer")
 		default:
-			g.syncing, g.flying = true, len(batch)
+			g.syncing = true
 		}
 		g.mu.Unlock()
 		if err == nil && !w.queued {
@@ -365,7 +365,7 @@ func (s *Store) syncLoop() {
 				}
 			}
 			g.mu.Lock()
-			g.ready, g.flying = nil, len(w.batch)
+			g.ready = nil
 			g.mu.Unlock()
 			g.poke()
 

@@ -77,7 +77,6 @@ type group struct {
 	syncing    bool
 	ready      *written // records written, head not: the syncer's next group
 	lastSynced int      // members of the group whose sync returned last
-	flying     int      // members of the group whose sync is in flight
 	syncErr    error    // the first failed sync's (or head write's) error, until folded into Store.failed
 	// kick wakes the syncer goroutine when the inline leader's sync returns
 	// with a group ready; nil where nothing is pipelined (RAM and
@@ -208,7 +207,7 @@ func (s *Store) gatherMore(batch []*Tx, gs *gathering) ([]*Tx, bool) {
 			}
 			return batch, false
 		}
-		if g.syncing && g.kick != nil && g.ready == nil && len(batch) >= g.pipeSize() {
+		if g.syncing && g.kick != nil && g.ready == nil && len(batch) >= max(g.lastSynced, 1) {
 			return batch, false
 		}
 		var expire <-chan time.Time
@@ -219,7 +218,7 @@ func (s *Store) gatherMore(batch []*Tx, gs *gathering) ([]*Tx, bool) {
 			}
 			expire = gs.timer.C
 		} else {
-			need = g.pipeSize() - len(batch) // the pipelined group's size
+			need = max(g.lastSynced, 1) - len(batch) // the pipelined group's size
 		}
 		// Woken by the syncer when the sync returns, by the timer, or by
 		// the committer that brings the queue to pokeAt.
@@ -234,13 +233,6 @@ func (s *Store) gatherMore(batch []*Tx, gs *gathering) ([]*Tx, bool) {
 		g.pokeAt = 0
 	}
 }
-
-// pipeSize is the size at which a group gathering during a sync closes:
-// half the members of the group in flight and of the group synced
-// before it (whose members are the ones coming back), so that two
-// unequal groups even out rather than one growing to hold every writer,
-// which leaves nothing to overlap with the sync.
-func (g *group) pipeSize() int { return max((g.lastSynced+g.flying+1)/2, 1) }
 
 // pokeChunk is the most arrivals a gathering leader sleeps through: it
 // takes and applies what queued in chunks of up to this many, during the
