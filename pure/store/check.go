@@ -125,7 +125,7 @@ func checkRecords(d []byte, h head) (*checker, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(recs) > 0 && fileVersion(d) != formatVersion {
+	if len(recs) > 0 && fileVersion(d) < formatV3 {
 		return nil, errorf(ErrCorrupt, "head at %d names a log record at %d in a version %d file", h.off, h.root, fileVersion(d))
 	}
 	for _, r := range recs {
@@ -160,7 +160,7 @@ func checkRecords(d []byte, h head) (*checker, error) {
 		if err != nil {
 			return nil, err
 		}
-		want = ov.treeCount // h.count less what the log records add to the tree
+		want = ov.treeCount // version 4: h.count; version 3: h.count less what the log records add to the tree
 	}
 	if c.keys != want {
 		return nil, errorf(ErrCorrupt, "head at %d counts %d keys, tree and log records have %d", h.off, h.count, h.count-want+c.keys)

@@ -154,7 +154,7 @@ func (s *Store) compactOnline() error {
 	// 2. Copy the pinned version's tree, then the nodes of newer versions,
 	//    round by round, until a round copies little or none is newer.
 	//    Readers and writers go on meanwhile.
-	c := copier{d: v.m.data, f: f, buf: append(make([]byte, 0, 1<<20), newFileImage(formatVersion)...),
+	c := copier{d: v.m.data, f: f, buf: append(make([]byte, 0, 1<<20), newFileImage(s.newVersion())...), version: s.newVersion(),
 		regionFrom: dataStartV2, moved: make(map[uint64]uint64), stop: &s.cstop}
 	s.compactHook("start")
 	if r := treeRoot(v.h.root, v.ov); r != 0 {
@@ -289,7 +289,17 @@ func (c *copier) finish(tip head, ov *overlay) (head, uint64) {
 		endLogRecord(c.buf, start)
 		root = at
 	}
-	h := head{off: c.off(), seq: tip.seq + 1, rev: tip.rev, root: root, count: tip.count}
+	count := tip.count
+	if ov != nil {
+		// The new file's head counts as its version says: the tree's keys
+		// (version 4) or every key (version 3, tests).
+		if headCountsTree(c.version) {
+			count = ov.treeCount
+		} else {
+			count = ov.keyCount(c.d)
+		}
+	}
+	h := head{off: c.off(), seq: tip.seq + 1, rev: tip.rev, root: root, count: count}
 	c.flush()
 	h.dataCRC = c.crc
 	var hb [headSize]byte
@@ -332,7 +342,7 @@ func (s *Store) compactLocked() error {
 	if s.opts.WrapFile != nil {
 		wf = s.opts.WrapFile(f)
 	}
-	c := copier{d: s.m.data, f: wf, buf: append(make([]byte, 0, 1<<20), newFileImage(formatVersion)...), regionFrom: dataStartV2}
+	c := copier{d: s.m.data, f: wf, buf: append(make([]byte, 0, 1<<20), newFileImage(s.newVersion())...), version: s.newVersion(), regionFrom: dataStartV2}
 	h, end := c.finish(s.tip, s.ov)
 	if c.err != nil {
 		return fmt.Errorf("store: compact: %w", c.err)

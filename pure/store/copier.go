@@ -29,6 +29,8 @@ type copier struct {
 	regionFrom uint64
 	err        error
 
+	version uint32 // the new file's format version
+
 	moved map[uint64]uint64 // old node offset -> new; nil: not kept
 	stop  *atomic.Bool      // when set, the copy gives up with errCompactStopped
 }

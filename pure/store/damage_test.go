@@ -82,41 +82,54 @@ func TestOpen_RandomDamageNeverPanics(t *testing.T) {
 }
 
 // TestOpen_DamagedTreeUnderCheckpoint damages the tree below log records,
-// inside the checkpointed prefix that a plain Open does not re-read. Open
-// still looks the records' keys up in that tree (to count its keys), and
-// must refuse with ErrCorrupt rather than read outside the node: here its
-// root claims 65,535 entries.
+// inside the checkpointed prefix that a plain Open does not re-read: its
+// root claims 65,535 entries. In a version 3 file Open still looks the
+// records' keys up in that tree (to count its keys), and must refuse with
+// ErrCorrupt rather than read outside the node. In a version 4 file the
+// head counts the tree's keys, so a plain Open reads nothing of the tree
+// and opens; Check and a strict Open must then refuse it.
 func TestOpen_DamagedTreeUnderCheckpoint(t *testing.T) {
-	path := tempPath(t)
-	s := mustOpen(t, path, &Options{nodeSize: 256, ckptEvery: 1, FoldEntries: -1})
-	tx, _ := s.Begin()
-	for i := range 300 {
-		tx.Put([]byte(key(i)), []byte("tree"), Any)
-	}
-	if _, err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
-	s = mustOpen(t, path, &Options{nodeSize: 256, ckptEvery: 1})
-	put(t, s, key(7), "record")
-	put(t, s, "new", "record")
-	v := s.cur.Load()
-	recs, tree, err := logChain(v.m.data, v.h.root)
-	if err != nil || len(recs) == 0 || tree == 0 || nodeKind(v.m.data, tree) != kindBranch {
-		t.Fatalf("want log records over a branch: %d records, tree at %d, %v", len(recs), tree, err)
-	}
-	s.Close()
-	b, _ := os.ReadFile(path)
-	le.PutUint16(b[tree+2:], 0xffff)
-	os.WriteFile(path, b, 0o644)
-	for _, strict := range []bool{false, true} {
-		s, err := Open(path, &Options{Strict: strict})
-		if !errors.Is(err, ErrCorrupt) {
-			if err == nil {
-				s.Close()
+	for _, version := range []uint32{formatV3, formatVersion} {
+		t.Run(fmt.Sprint("version=", version), func(t *testing.T) {
+			path := tempPath(t)
+			s := mustOpen(t, path, &Options{nodeSize: 256, ckptEvery: 1, FoldEntries: -1, version: version})
+			tx, _ := s.Begin()
+			for i := range 300 {
+				tx.Put([]byte(key(i)), []byte("tree"), Any)
 			}
-			t.Fatalf("strict=%v: open of a file whose tree root claims 65,535 entries: %v, want ErrCorrupt", strict, err)
-		}
-		t.Logf("strict=%v: %v", strict, err)
+			if _, err := tx.Commit(); err != nil {
+				t.Fatal(err)
+			}
+			s.Close()
+			s = mustOpen(t, path, &Options{nodeSize: 256, ckptEvery: 1})
+			put(t, s, key(7), "record")
+			put(t, s, "new", "record")
+			v := s.cur.Load()
+			recs, tree, err := logChain(v.m.data, v.h.root)
+			if err != nil || len(recs) == 0 || tree == 0 || nodeKind(v.m.data, tree) != kindBranch || fileVersion(v.m.data) != version {
+				t.Fatalf("want log records over a branch in a version %d file: %d records, tree at %d, version %d, %v", version, len(recs), tree, fileVersion(v.m.data), err)
+			}
+			s.Close()
+			b, _ := os.ReadFile(path)
+			le.PutUint16(b[tree+2:], 0xffff)
+			os.WriteFile(path, b, 0o644)
+			for _, strict := range []bool{false, true} {
+				s, err := Open(path, &Options{Strict: strict})
+				if err == nil && !strict && version == formatVersion {
+					if err := s.Check(); !errors.Is(err, ErrCorrupt) {
+						t.Fatalf("plain open of version %d: Check says %v, want ErrCorrupt", version, err)
+					}
+					s.Close()
+					continue
+				}
+				if !errors.Is(err, ErrCorrupt) {
+					if err == nil {
+						s.Close()
+					}
+					t.Fatalf("strict=%v: open of a file whose tree root claims 65,535 entries: %v, want ErrCorrupt", strict, err)
+				}
+				t.Logf("strict=%v: %v", strict, err)
+			}
+		})
 	}
 }

@@ -170,13 +170,13 @@ func syncDir(path string) error {
 // createFile creates a new store file at path holding only the file header
 // and empty checkpoint slots,
 // atomically: it is written to a temporary name, synced and renamed.
-func createFile(path string) error {
+func createFile(path string, version uint32) error {
 	tmp := path + ".new"
 	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(newFileImage(formatVersion))
+	_, err = f.Write(newFileImage(version))
 	if err == nil {
 		err = f.Sync()
 	}

@@ -16,7 +16,8 @@ const (
 // On-disk layout constants. doc.go describes the format.
 const (
 	fileMagic     = "PURETREE"
-	formatVersion = 3  // files this package writes: version 2 plus log records (logrec.go)
+	formatVersion = 4  // files this package writes: version 3 with heads over log records counting their tree's keys
+	formatV3      = 3  // log records, heads counting every key of their version: read and appended to as such
 	formatV2      = 2  // checkpoint slots, records at dataStartV2, no log records: read and appended to as trees
 	formatV1      = 1  // files written before checkpoints: records at headerSize, read and appended to
 	headerSize    = 64 // the file header's own length
@@ -65,7 +66,7 @@ var le = binary.LittleEndian
 // encodeFileHeader returns the 64-byte file header:
 //
 //	0  magic "PURETREE"
-//	8  format version u32 (2; 1 for files written before checkpoints)
+//	8  format version u32 (4; 3, 2 and 1 for older files)
 //	12 data start u32: where the first record begins (12288; 64 in version 1)
 //	16 reserved, zero
 //	60 CRC-32C of bytes 0..60
@@ -107,7 +108,7 @@ func checkFileHeader(b []byte) (uint64, error) {
 		return 0, errorf(ErrCorrupt, "file header checksum mismatch")
 	}
 	v := le.Uint32(b[8:])
-	if v != formatVersion && v != formatV2 && v != formatV1 {
+	if v < formatV1 || v > formatVersion {
 		return 0, errorf(ErrVersion, "file has version %d, this package reads %d to %d", v, formatV1, formatVersion)
 	}
 	start := dataStartOf(v)
@@ -127,6 +128,16 @@ func dataStart(d []byte) uint64 { return uint64(le.Uint32(d[12:])) }
 // fileVersion returns the format version of the mapped file d.
 func fileVersion(d []byte) uint32 { return le.Uint32(d[8:]) }
 
+// headCountsTree reports whether the heads of a file of this version
+// count the keys of their tree alone, not those their log records add or
+// delete (version 4). The fold knows the tree's count exactly (it inserts
+// or replaces each key), so a commit that only appends a log record need
+// not look its keys up in the tree to keep a head's count; Snapshot.Len
+// adds the records' part when it is asked (overlay.keyCount). In version 3
+// every head counts the version's keys, so each commit looked up each key
+// it writes that the group and the overlay did not hold.
+func headCountsTree(version uint32) bool { return version >= formatVersion }
+
 // head is a decoded head record: one published version of the tree.
 //
 // Layout (64 bytes):
@@ -137,7 +148,9 @@ func fileVersion(d []byte) uint32 { return le.Uint32(d[8:]) }
 //	24 rev u64     highest revision assigned so far
 //	32 root u64    offset of the root node, 0 for an empty tree
 //	40 prev u64    offset of the previous head, 0 for the first in the file
-//	48 count u64   number of keys
+//	48 count u64   number of keys: of the tree below its log records in a
+//	               version 4 file (headCountsTree), of the version in older
+//	               ones (the same number when root is a tree)
 //	56 dataCRC u32 CRC-32C of the bytes between the previous head's end
 //	               (or the file header) and this head: every record new in it
 //	60 headCRC u32 CRC-32C of bytes 0..60

@@ -33,7 +33,16 @@ func (t *wtree) lazyRev(n *wnode, key []byte) uint64 {
 
 // lazyPut sets e in lazy leaf n.
 func (t *wtree) lazyPut(n *wnode, e entry) {
-	i, ok := n.findEdit(e.key)
+	var i, lo int
+	var ok bool
+	if k := len(n.edits); k > 0 && bytes.Compare(n.edits[k-1].e.key, e.key) < 0 {
+		// After every edit, as when a fold applies sorted keys: no
+		// search of the edits, and the clean entries before the last
+		// edit's need no search either.
+		i, lo = k, n.edits[k-1].at
+	} else {
+		i, ok = n.findEdit(e.key)
+	}
 	if ok {
 		p := &n.edits[i]
 		if !p.add {
@@ -42,11 +51,27 @@ func (t *wtree) lazyPut(n *wnode, e entry) {
 		p.add, p.e = true, e
 		return
 	}
-	at, found := leafSearch(t.d, n.off, e.key)
+	at, found := leafSearchFrom(t.d, n.off, e.key, lo)
 	if !found {
 		t.count++
 	}
 	n.edits = slices.Insert(n.edits, i, patch{at: at, drop: found, add: true, e: e})
+}
+
+// leafSearchFrom is leafSearch given that no entry below lo is >= key.
+// (The writer's own: leafSearch, on the readers' path, stays as it is.)
+func leafSearchFrom(d []byte, off uint64, key []byte, lo int) (int, bool) {
+	n := nodeCount(d, off)
+	hi := n
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if bytes.Compare(leafKey(d, entAt(d, off, m)), key) < 0 {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo, lo < n && bytes.Equal(leafKey(d, entAt(d, off, lo)), key)
 }
 
 // lazyDel removes key from lazy leaf n.

@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"slices"
+	"sync/atomic"
 )
 
 // Log records. In a version 3 file a group's commit appends one log
@@ -54,7 +55,8 @@ const (
 )
 
 // overlay is the log records of a version laid over its tree, as the
-// newest entry of each key. It is never modified once built.
+// newest entry of each key. It is never modified once built, but for
+// the cached key count.
 type overlay struct {
 	tree      uint64   // the tree's root offset (0: empty)
 	treeCount uint64   // keys in the tree alone
@@ -65,6 +67,11 @@ type overlay struct {
 	// a power of two), so that a read of a key the overlay does not hold
 	// usually skips the search; it holds no false negatives.
 	filter []uint64
+	// keys is the number of keys of the version (tree and records) plus
+	// one, 0 until counted: a version 3 head carries it, a version 4 head
+	// does not (keyCount counts it when first asked; the only field set
+	// after the overlay is published).
+	keys atomic.Uint64
 }
 
 // filterHash is the overlay filters' hash of key. It is fixed, not seeded
@@ -287,8 +294,12 @@ func buildOverlay(d []byte, root, count uint64) (*overlay, error) {
 	for _, e := range ents {
 		filterAdd(ov.filter, logKey(d, e))
 	}
-	// The tree's own count: the version's, less the keys the overlay adds,
-	// plus those it deletes.
+	if headCountsTree(fileVersion(d)) {
+		ov.treeCount = count
+		return ov, nil
+	}
+	// Version 3: the head counts the version's keys. The tree's own count
+	// is that, less the keys the overlay adds, plus those it deletes.
 	tc := count
 	for _, e := range ents {
 		inTree, err := lookupChecked(d, tree, logKey(d, e))
@@ -303,7 +314,39 @@ func buildOverlay(d []byte, root, count uint64) (*overlay, error) {
 		}
 	}
 	ov.treeCount = tc
+	ov.keys.Store(count + 1)
 	return ov, nil
+}
+
+// keyCount returns the number of keys of the version ov belongs to, in d:
+// the tree's, plus the keys the overlay adds, less those it deletes. It
+// looks each of the overlay's keys up in the tree the first time it is
+// asked (at most Options.FoldEntries lookups), then remembers the answer.
+func (ov *overlay) keyCount(d []byte) uint64 {
+	if k := ov.keys.Load(); k != 0 {
+		return k - 1
+	}
+	n := ov.treeCount
+	for _, e := range ov.ents {
+		_, inTree := lookup(d, ov.tree, logKey(d, e))
+		switch del := logDeleted(d, e); {
+		case !del && !inTree:
+			n++
+		case del && inTree:
+			n--
+		}
+	}
+	ov.keys.Store(n + 1)
+	return n
+}
+
+// versionKeys returns the number of keys of the version with head h and
+// overlay ov (nil: its root is a tree) in d.
+func versionKeys(d []byte, h *head, ov *overlay) uint64 {
+	if ov == nil {
+		return h.count
+	}
+	return ov.keyCount(d)
 }
 
 // rangeVersion is Range over a version: the tree below root merged with

@@ -241,6 +241,68 @@ func TestLog_VersionTwoFilesStayTrees(t *testing.T) {
 	}
 }
 
+// TestLog_HeadCounts: in a version 4 file a head over log records counts
+// the keys of its tree alone and Len adds the records' (new keys in,
+// deleted tree keys out, overwrites neither); a version 3 file keeps
+// heads that count every key, also after a reopen by this package, and
+// Compact rewrites it as version 4. Len, Stats and Check agree throughout.
+func TestLog_HeadCounts(t *testing.T) {
+	for _, version := range []uint32{formatV3, formatVersion} {
+		t.Run(fmt.Sprint("version=", version), func(t *testing.T) {
+			path := tempPath(t)
+			s := mustOpen(t, path, &Options{FoldEntries: -1, version: version})
+			for i := range 50 {
+				put(t, s, key(i), "tree")
+			}
+			s.Close()
+			s = mustOpen(t, path, nil)
+			defer func() { s.Close() }()
+			put(t, s, key(3), "overwritten")
+			put(t, s, "new-1", "v")
+			put(t, s, "new-2", "v")
+			for _, k := range []string{key(7), "absent"} {
+				tx, _ := s.Begin()
+				tx.Delete([]byte(k), Any)
+				if _, err := tx.Commit(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			const tree, want = 50, 51 // 50 + 2 new - 1 deleted
+			verify := func(when string, version uint32, headCount uint64) {
+				t.Helper()
+				v := s.cur.Load()
+				if v.ov == nil || fileVersion(v.m.data) != version {
+					t.Fatalf("%s: version %d, overlay %v; want version %d with log records", when, fileVersion(v.m.data), v.ov != nil, version)
+				}
+				if v.h.count != headCount {
+					t.Fatalf("%s: head counts %d keys, want %d", when, v.h.count, headCount)
+				}
+				if n := len(contents(t, s)); n != want { // contents checks Len against Range
+					t.Fatalf("%s: %d keys, want %d", when, n, want)
+				}
+				if n := s.Stats().Keys; n != want {
+					t.Fatalf("%s: Stats counts %d keys, want %d", when, n, want)
+				}
+				if err := s.Check(); err != nil {
+					t.Fatalf("%s: %v", when, err)
+				}
+			}
+			headCount := uint64(want)
+			if version == formatVersion {
+				headCount = tree
+			}
+			verify("after commits", version, headCount)
+			s.Close()
+			s = mustOpen(t, path, nil)
+			verify("after reopen", version, headCount)
+			if err := s.Compact(); err != nil {
+				t.Fatal(err)
+			}
+			verify("after Compact", formatVersion, tree) // the copy: the same tree, the records as one record over it
+		})
+	}
+}
+
 // Range over a tree of several levels with log records laid over it
 // (overwrites, deletes and new keys, scattered and in runs) gives the
 // model's keys in order for bounded and open ranges and honours an early

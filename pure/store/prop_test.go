@@ -40,7 +40,10 @@ func runProperty(t *testing.T, rng *rand.Rand, ram bool, steps int) {
 	// Log records over the tree: off (tree commits), folded at every
 	// group, every few groups, or the default.
 	opts.FoldEntries = []int{-1, 1, 8, 64, 0}[rng.IntN(5)]
-	t.Logf("node size %d, auto-compact %d, checkpoint every %d, fold entries %d", nodeSize, opts.AutoCompact, opts.ckptEvery, opts.FoldEntries)
+	// New files of version 3 (heads counting every key) or 4 (heads over
+	// log records counting their tree's keys).
+	opts.version = []uint32{formatV3, formatVersion}[rng.IntN(2)]
+	t.Logf("node size %d, auto-compact %d, checkpoint every %d, fold entries %d, version %d", nodeSize, opts.AutoCompact, opts.ckptEvery, opts.FoldEntries, opts.version)
 	path := tempPath(t)
 	open := func() *Store {
 		var s *Store

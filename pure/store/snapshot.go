@@ -38,7 +38,7 @@ type Snapshot struct {
 }
 
 // errUseAfterRelease is the panic of a read through a released snapshot.
-const errUseAfterRelease = "store: Snapshot used after Release (Get, Range and Borrow need a live snapshot; take a new one with Store.Snapshot)"
+const errUseAfterRelease = "store: Snapshot used after Release (Get, Range, Borrow and Len need a live snapshot; take a new one with Store.Snapshot)"
 
 // Snapshot pins the current version of the store. Release it when done.
 // It returns ErrClosed after Close.
@@ -131,8 +131,15 @@ func (sn *Snapshot) Rev() uint64 { return sn.h.rev }
 // Seq returns the commit sequence number of this version (one per head).
 func (sn *Snapshot) Seq() uint64 { return sn.h.seq }
 
-// Len returns the number of keys in this version.
-func (sn *Snapshot) Len() int { return int(sn.h.count) }
+// Len returns the number of keys in this version. With log records over
+// the tree, the first call on a version looks their keys up in the tree
+// (at most Options.FoldEntries lookups); later calls reuse the answer.
+func (sn *Snapshot) Len() int {
+	if sn.d == nil {
+		panic(errUseAfterRelease)
+	}
+	return int(versionKeys(sn.d, &sn.h, sn.ov))
+}
 
 // Get returns the value and revision of key. The value is read in place from
 // the mapping, without copying: it is valid until the snapshot is released

@@ -67,6 +67,9 @@ type Options struct {
 	ckptEvery int64
 	// mapMin overrides the smallest mapping of a file (tests of remapping).
 	mapMin int64
+	// version is the format version of new files and compacted copies
+	// (tests of version 3 files); 0: formatVersion.
+	version uint32
 	// noPrealloc turns preallocation off (tests that count a commit's file
 	// operations).
 	noPrealloc bool
@@ -93,22 +96,26 @@ type Store struct {
 	g group
 
 	// Writer state, guarded by wmu.
-	wmu     sync.Mutex
-	f       File
-	m       *mapping // the writer's mapping (it holds a reference of its own)
-	tip     head     // the last head written: the current version's or newer
-	ov      *overlay // tip's log records over its tree, or nil
-	logOK   bool     // commits may write log records: a version 3 file and FoldEntries >= 0
-	foldAt  int      // fold once the overlay would hold more keys than this
-	lv      logView  // the leader's, reused
-	end     uint64   // where the next record goes: the end of the last head
-	filled  uint64   // the file holds records or zeros up to here (prealloc.go)
-	cold    uint64   // where the next release of written pages starts (cold.go)
-	buf     []byte   // commit buffer, reused
-	bufPeak int      // the groups' commit buffer lengths, their peak decaying by an eighth per group
-	scratch scratch  // the leader's other reusable memory
-	failed  error    // set when a write or sync failed: refuse writes
-	closed  bool
+	wmu   sync.Mutex
+	f     File
+	m     *mapping // the writer's mapping (it holds a reference of its own)
+	tip   head     // the last head written: the current version's or newer
+	ov    *overlay // tip's log records over its tree, or nil
+	logOK bool     // commits may write log records: a version 3 or 4 file and FoldEntries >= 0
+	// countAll: commits write log records to a version 3 file, whose heads
+	// count every key of their version, so the leader looks up each key it
+	// writes to keep the count (headCountsTree).
+	countAll bool
+	foldAt   int     // fold once the overlay would hold more keys than this
+	lv       logView // the leader's, reused
+	end      uint64  // where the next record goes: the end of the last head
+	filled   uint64  // the file holds records or zeros up to here (prealloc.go)
+	cold     uint64  // where the next release of written pages starts (cold.go)
+	buf      []byte  // commit buffer, reused
+	bufPeak  int     // the groups' commit buffer lengths, their peak decaying by an eighth per group
+	scratch  scratch // the leader's other reusable memory
+	failed   error   // set when a write or sync failed: refuse writes
+	closed   bool
 
 	base      uint64     // where records begin: dataStartV2, or headerSize in version 1 files
 	ckpt      checkpoint // the newest checkpoint written (synced, or syncing with the last group)
@@ -184,7 +191,7 @@ func Open(path string, opts *Options) (*Store, error) {
 	s := newStore(path, opts, false)
 	if !s.opts.ReadOnly {
 		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-			if err := createFile(path); err != nil {
+			if err := createFile(path, s.newVersion()); err != nil {
 				return nil, fmt.Errorf("store: create %s: %w", path, err)
 			}
 		}
@@ -222,7 +229,7 @@ func OpenRAM(opts *Options) (*Store, error) {
 	}
 	s.spare = new(spareBuf)
 	mf := newMemFile(s.spare)
-	img := newFileImage(formatVersion)
+	img := newFileImage(s.newVersion())
 	if _, err := mf.Map(ramMapSize(int64(len(img)))); err != nil {
 		return nil, err
 	}
@@ -262,7 +269,7 @@ func (s *Store) load(f File) error {
 	}
 	if size == 0 && !s.opts.ReadOnly {
 		// An empty file (for example made by touch) becomes an empty store.
-		img := newFileImage(formatVersion)
+		img := newFileImage(s.newVersion())
 		if _, err := f.WriteAt(img, 0); err != nil {
 			return err
 		}
@@ -379,7 +386,16 @@ func (s *Store) setLog(d []byte, ov *overlay) {
 	if s.foldAt == 0 {
 		s.foldAt = DefaultFoldEntries
 	}
-	s.logOK = s.foldAt > 0 && fileVersion(d) == formatVersion && !s.opts.ReadOnly
+	s.logOK = s.foldAt > 0 && fileVersion(d) >= formatV3 && !s.opts.ReadOnly
+	s.countAll = s.logOK && !headCountsTree(fileVersion(d))
+}
+
+// newVersion returns the format version of the files the store creates.
+func (s *Store) newVersion() uint32 {
+	if s.opts.version != 0 {
+		return s.opts.version
+	}
+	return formatVersion
 }
 
 // Path returns the file's path ("" in RAM mode).
@@ -417,7 +433,7 @@ func (s *Store) Stats() Stats {
 	st := Stats{Publications: s.publications.Load(), Compactions: s.compactions.Load(),
 		CompactPause: time.Duration(s.compactPause.Load()), ReleasedPages: s.coldReleased.Load()}
 	if v := s.acquireCurrent(); v != nil {
-		st.Seq, st.Rev, st.Keys = v.h.seq, v.h.rev, v.h.count
+		st.Seq, st.Rev, st.Keys = v.h.seq, v.h.rev, versionKeys(v.m.data, &v.h, v.ov)
 		st.Size = v.h.off + headSize
 		if v.h.off == 0 {
 			st.Size = dataStart(v.m.data)

@@ -35,7 +35,10 @@ func testTornTail(t *testing.T, rng *rand.Rand, every int64, fold int) {
 		// Build a store of a few commits; the last one is the one the
 		// "power cut" tears.
 		path := fmt.Sprintf("%s/base%d", dir, b)
-		s := mustOpen(t, path, &Options{nodeSize: 256, ckptEvery: every, FoldEntries: fold})
+		// Version 3 files (heads counting every key) and version 4 ones
+		// (heads over log records counting their tree's), in turn.
+		version := []uint32{formatV3, formatVersion}[b%2]
+		s := mustOpen(t, path, &Options{nodeSize: 256, ckptEvery: every, FoldEntries: fold, version: version})
 		model := map[string]string{}
 		var good []byte
 		var goodModel map[string]string
@@ -114,6 +117,9 @@ func testTornTail(t *testing.T, rng *rand.Rand, every int64, fold int) {
 			}
 			if got := contents(t, s); !sameModel(got, want) {
 				t.Fatalf("base %d trial %d: contents differ from the acknowledged state", b, i)
+			}
+			if n := s.Stats().Keys; n != uint64(len(want)) {
+				t.Fatalf("base %d trial %d (version %d): %d keys, want %d", b, i, version, n, len(want))
 			}
 			if err := s.Check(); err != nil {
 				t.Fatalf("base %d trial %d: %v", b, i, err)

@@ -26,6 +26,14 @@ type wtree struct {
 	rootOff uint64 // the clean root, 0 for an empty tree
 	count   uint64 // number of keys
 	nodes   *nodeArena
+
+	// The finger: the leaf leafFor returned last and the range of keys
+	// routed to it, [fLo, fHi) (nil: unbounded), so that keys applied in
+	// order (a fold applies the overlay's entries, sorted) find their leaf
+	// with two comparisons instead of a descent. Separators do not change
+	// before the spill, so the range holds for the round.
+	fLeaf    *wnode
+	fLo, fHi []byte
 }
 
 // lazyKid is an edited child of a lazy branch, by entry index.
@@ -141,11 +149,42 @@ func (t *wtree) leafFor(key []byte) *wnode {
 			t.root = t.open(t.rootOff)
 		}
 	}
+	if f := t.fLeaf; f != nil && (t.fLo == nil || bytes.Compare(key, t.fLo) >= 0) && (t.fHi == nil || bytes.Compare(key, t.fHi) < 0) {
+		return f
+	}
+	// Child i of a branch holds the keys from its separator (the parent's
+	// lower bound for i = 0) to the next one (the parent's upper bound
+	// for the last child).
+	var lo, hi []byte
 	n := t.root
 	for !n.leaf {
-		n = t.child(n, t.childIndex(n, key))
+		i := t.childIndex(n, key)
+		if i > 0 {
+			lo = t.sepKey(n, i)
+		}
+		if i+1 < t.branchLen(n) {
+			hi = t.sepKey(n, i+1)
+		}
+		n = t.child(n, i)
 	}
+	t.fLeaf, t.fLo, t.fHi = n, lo, hi
 	return n
+}
+
+// sepKey returns the separator key of entry i of branch n.
+func (t *wtree) sepKey(n *wnode, i int) []byte {
+	if n.lazy {
+		return branchKey(t.d, entAt(t.d, n.off, i))
+	}
+	return n.ents[i].key
+}
+
+// branchLen returns the number of children of branch n.
+func (t *wtree) branchLen(n *wnode) int {
+	if n.lazy {
+		return nodeCount(t.d, n.off)
+	}
+	return len(n.ents)
 }
 
 // put sets key to val at revision rev. key and val must stay unchanged
