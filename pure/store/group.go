@@ -195,7 +195,8 @@ func (s *Store) gatherMore(batch []*Tx, gs *gathering) ([]*Tx, bool) {
 	defer g.mu.Unlock()
 	for {
 		gs.overlapped = gs.overlapped || g.syncing
-		waiting := !gs.overlapped && g.wait > 0 && g.recent > 1 && len(batch) < g.recent && !gs.expired
+		target := g.idleTarget()
+		waiting := !gs.overlapped && g.wait > 0 && target > 1 && len(batch) < target && !gs.expired
 		if len(g.queue) > 0 && (g.syncing || gs.duringIO || waiting) {
 			gs.duringIO = g.syncing
 			return g.take(batch), true
@@ -211,7 +212,7 @@ func (s *Store) gatherMore(batch []*Tx, gs *gathering) ([]*Tx, bool) {
 			return batch, false
 		}
 		var expire <-chan time.Time
-		need := g.recent - len(batch) // the gathering wait's size
+		need := target - len(batch) // the gathering wait's size
 		if !g.syncing {
 			if gs.timer == nil {
 				gs.timer = time.NewTimer(g.wait)
@@ -233,6 +234,26 @@ func (s *Store) gatherMore(batch []*Tx, gs *gathering) ([]*Tx, bool) {
 		g.pokeAt = 0
 	}
 }
+
+// idleTarget is the size a leader waits for while the disk is idle: the
+// last group's, or half of it where groups are pipelined (a file, with
+// its syncer) and the last group held at least halfGroups writers. When
+// every writer is in one group, nobody is left to gather and apply the
+// next group during its sync, and each round's apply, write and sync run
+// one after the other; closing the group at half lets the other half
+// form the next group meanwhile, and from then on each group closes at
+// the size of the one synced before it (gatherMore's pipelined rule), so
+// two groups alternate. The caller holds g.mu.
+func (g *group) idleTarget() int {
+	if g.kick != nil && g.recent >= halfGroups {
+		return (g.recent + 1) / 2
+	}
+	return g.recent
+}
+
+// halfGroups is the least last group that is halved while the disk is
+// idle: smaller groups are kept whole.
+const halfGroups = 16
 
 // pokeChunk is the most arrivals a gathering leader sleeps through: it
 // takes and applies what queued in chunks of up to this many, during the
