@@ -143,15 +143,6 @@ func tailEqual(a, b string) bool {
 	return len(a) == len(b) && (len(a) <= 16 || a == b)
 }
 
-// get returns the row with key k, or nil.
-func (s *seq) get(k string) *row {
-	p, ok := s.locate(k)
-	if !ok {
-		return nil
-	}
-	return s.chunks[p.c][p.i].r
-}
-
 // insert puts e at p (a place locate returned for e.k, not found).
 func (s *seq) insert(p pos, e entry) {
 	s.n++
