@@ -77,10 +77,10 @@ func (tb *table) load(sn *store.Snapshot) error {
 	if err != nil {
 		return err
 	}
-	tb.byKey = make(map[string]*row, tb.rows.n)
+	tb.byKey = newRowMap(tb.rows.n)
 	for _, ch := range tb.rows.chunks {
 		for _, e := range ch {
-			tb.byKey[e.k] = e.r
+			tb.byKey.put(e.r)
 		}
 	}
 	for _, ix := range tb.idx {

@@ -168,7 +168,7 @@ type table struct {
 	prefix   string  // "a/<app>/<table>/"
 	maxKey   int     // longest key that fits a store key with the prefix
 	rows     seq
-	byKey    map[string]*row // every live row by key: Get, and Put's and Delete's row
+	byKey    rowMap // every live row by key: Get, and Put's and Delete's row
 	idx      []*index
 	sums     []int64 // per column (Int columns only)
 	ints     []int   // the Int columns' indexes among a row's values
@@ -183,7 +183,7 @@ func newTable(appName string, t Table, log *[]undo) *table {
 		cols:   append([]Field{{Name: t.Key, Type: Text}}, t.Columns...),
 		prefix: "a/" + appName + "/" + t.Name + "/",
 		sums:   make([]int64, len(t.Columns)),
-		byKey:  map[string]*row{},
+		byKey:  newRowMap(0),
 		log:    log,
 	}
 	for i, c := range t.Columns {
@@ -232,7 +232,7 @@ func (tb *table) writable() {
 }
 
 // get returns the live row with key k, or nil.
-func (tb *table) get(k string) *row { return tb.byKey[k] }
+func (tb *table) get(k string) *row { return tb.byKey.get(k) }
 
 // put replaces (or inserts) a record, logging the old values.
 func (tb *table) put(r Record) error {
@@ -252,7 +252,7 @@ func (tb *table) put(r Record) error {
 	} else if !r.shared {
 		vals = slices.Clone(vals)
 	}
-	h := tb.byKey[r.Key]
+	h := tb.byKey.get(r.Key)
 	if h == nil {
 		h = &row{key: r.Key}
 	}
@@ -265,7 +265,7 @@ func (tb *table) put(r Record) error {
 // nothing.
 func (tb *table) delete(key string) {
 	tb.writable()
-	h := tb.byKey[key]
+	h := tb.byKey.get(key)
 	if h == nil {
 		return
 	}
@@ -292,7 +292,7 @@ func (tb *table) change(h *row, nv []value, has bool) {
 		}
 		h.vals, h.live = nv, true
 		tb.rows.insert(p, mkEntry(h.key, h))
-		tb.byKey[h.key] = h
+		tb.byKey.put(h)
 		tb.adjust(nv, +1)
 	case had:
 		p, ok := tb.rows.locate(h.key)
@@ -300,7 +300,7 @@ func (tb *table) change(h *row, nv []value, has bool) {
 			panic("app: table " + tb.name + " lost a row; this is a bug in package app")
 		}
 		tb.rows.remove(p)
-		delete(tb.byKey, h.key)
+		tb.byKey.delete(h.key)
 		h.vals, h.live = nil, false
 		tb.adjust(old, -1)
 	default:
@@ -347,7 +347,7 @@ func stage(tx *store.Tx, log []undo, epoch uint64, deleted map[undoKey]bool, kbu
 		r.staged = epoch
 		if !r.live {
 			k := undoKey{tb, r.key}
-			if deleted[k] || tb.byKey[r.key] != nil {
+			if deleted[k] || tb.byKey.get(r.key) != nil {
 				continue
 			}
 			deleted[k] = true
