@@ -35,14 +35,6 @@ func (tb *table) decode(key string, b []byte) (*row, error) {
 	if len(b) == 0 || b[0] != recordFormat {
 		return nil, bad("unknown record format")
 	}
-	// One string holds every Text column's bytes (and the varints between
-	// them): a row's texts lie together in memory, one allocation, and a
-	// save that encodes the row again reads a few adjacent cache lines
-	// instead of one scattered string per column.
-	var all string
-	if len(tb.ints) < len(tb.cols)-1 {
-		all = string(b)
-	}
 	b = b[1:]
 	r := &row{key: key, vals: make([]value, len(tb.cols)-1), live: true}
 	for i := range r.vals {
@@ -57,8 +49,7 @@ func (tb *table) decode(key string, b []byte) (*row, error) {
 			if n <= 0 || l > uint64(len(b)-n) {
 				return nil, bad(fmt.Sprintf("column %q has a bad length", tb.cols[i+1].Name))
 			}
-			at := len(all) - len(b) + n
-			r.vals[i].s, b = all[at:at+int(l)], b[n+int(l):]
+			r.vals[i].s, b = string(b[n:n+int(l)]), b[n+int(l):]
 		}
 	}
 	if len(b) != 0 {

@@ -7,8 +7,8 @@ import (
 
 // TestRecord_EncodeDecode: a row of Int and Text columns (empty texts,
 // texts with zero bytes, negative and large Ints, a Text first and last)
-// decodes to the values it was encoded from, its texts cut from one
-// string; a record with a byte too many or too few is refused.
+// decodes to the values it was encoded from; a record with a byte too
+// many or too few is refused.
 func TestRecord_EncodeDecode(t *testing.T) {
 	var log []undo
 	tb := newTable("a", Table{Name: "t", Key: "k", Columns: []Field{
