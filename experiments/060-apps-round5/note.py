@@ -121,4 +121,20 @@ if cg:
             L.append(f"| {w} | {d['new']['ops']:,} | {o:,.1f} | {nw:,.1f} | {nw/o:.4f} |")
     L.append("")
 
+# 4. The bank queries, new only.
+if os.path.exists("bank-new.jsonl"):
+    rs = jl("bank-new.jsonl")
+    d = {}
+    for r in rs:
+        if r.get("series") == "bank":
+            d.setdefault((r["accounts"], r["view"], r.get("query", "")), {}).setdefault(r["side"], []).append(r["ns_per_op"])
+    chk = [r["result"] for r in rs if r.get("series") == "check" and r.get("what") == "answers"]
+    rev = next((r.get("rev") for r in rs if r.get("series") == "meta"), "?")
+    L += [f"## The bank queries at {rev} (pure-appbench --parts bank --rounds 3, 300 ms per query per side per round)", "",
+          "Median ns per query over the rounds; answers checked: " + "; ".join(chk) + ".", "",
+          "| accounts | view | query | Pure ns | SQLite ns | SQLite/Pure |", "|---:|---|---|---:|---:|---:|"]
+    for (n, v, q), s in sorted(d.items()):
+        p_, s_ = med(s.get("pure-ram", [0])), med(s.get("sqlite-memory", [0]))
+        L.append(f"| {n:,} | {v} | {q} | {f0(p_)} | {f0(s_)} | {s_/p_:.2f} |")
+    L.append("")
 open("note.md", "w").write("\n".join(L))

@@ -13,7 +13,12 @@
 #             probe-N-SIDE.jsonl (mid: NEW without its last commit, to
 #             tell that commit's share);
 #   callgrind pure-count run --backend callgrind of tpcc-mix-small and every
-#             bank workload, once per side (old, new): callgrind-SIDE.jsonl.
+#             bank workload, once per side (old, new): callgrind-SIDE.jsonl;
+#   bank      NEW only: pure-appbench --parts bank --rounds 3 (each bank
+#             query, Pure RAM against SQLite in memory): bank-new.jsonl
+#             (the recorded one: this command run by hand, holding the
+#             lock, at 1c114e3, the branch's head after the revert, after
+#             the rest of the run; this part was added to the script then).
 # Every run's 1-minute load average is recorded at its start (load.jsonl).
 # note.py writes note.md from these files; findings.md is by hand.
 #
@@ -21,7 +26,7 @@
 #        b0f9e85 HEAD HEAD~1 of the code; the recorded run:
 #        run.sh b0f9e85 b0d204e 42833a8)
 #        experiments/060-apps-round5/run.sh note          (note.md only)
-#        PARTS="appbench probe callgrind" selects parts (all by default)
+#        PARTS="appbench probe callgrind bank" selects parts (all by default)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -29,7 +34,7 @@ if [[ ${1:-} == note ]]; then cd "$here" && python3 note.py; exit 0; fi
 old=$(git -C "$root" rev-parse --short "${1:-b0f9e85}")
 new=$(git -C "$root" rev-parse --short "${2:-HEAD}")
 mid=$(git -C "$root" rev-parse --short "${3:-$new~1}")
-parts=${PARTS:-appbench probe callgrind}
+parts=${PARTS:-appbench probe callgrind bank}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/060.XXXXXX")
 trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
 revof() { case $1 in old) echo "$old" ;; mid) echo "$mid" ;; new) echo "$new" ;; esac; }
@@ -69,6 +74,10 @@ if has callgrind; then
     load callgrind 1 $s $rev
     flock /work/measure.lock "$tmp/bin-$s/pure-count" run --backend callgrind --json tpcc-mix-small $ws > "callgrind-$s.jsonl"
   done
+fi
+if has bank; then
+  load bank 1 new $new
+  flock /work/measure.lock "$tmp/bin-new/pure-appbench" --rev "$new" --parts bank --rounds 3 --out bank-new.jsonl
 fi
 python3 note.py
 echo "wrote $here/note.md" >&2
