@@ -83,7 +83,12 @@
 // two integers, the heads, which a lookup compares before the key's
 // bytes), with running sums of its Int columns; each
 // index is such a sequence of (index key, row), kept in memory only and
-// rebuilt when the table is loaded. All tables share one undo log, so an
+// rebuilt when the table is loaded. A key keeps one row while it is in the
+// table; the table finds it by key in a hash of the rows (rowmap.go: an
+// open-addressing table whose slots hold the heads), so Get and a Put of
+// an existing key do not search the sequence, and a Put gives the row new
+// values (the old ones go to the undo log) without touching an index whose
+// key did not change. All tables share one undo log, so an
 // input writing several tables is undone and saved as a whole. A record's value is a
 // format byte (1), then each column in declared order: Int as a zig-zag
 // varint, Text as a uvarint length and the bytes. The app keeps nothing else in the store:
@@ -104,5 +109,6 @@
 //	record.go   record encoding, loading
 //	index.go    secondary indexes and their key encoding (Key)
 //	seq.go      the chunked ordered sequence under tables and indexes
+//	rowmap.go   the hash of a table's rows by key
 //	errors.go   Error, status words, error answers
 package app

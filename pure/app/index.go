@@ -33,16 +33,16 @@ func newIndex(tb *table, d IndexDef) *index {
 	return ix
 }
 
-// appendKey appends r's index key to b.
-func (ix *index) appendKey(b []byte, r *row) []byte {
+// appendKey appends the index key of a row of key and values vals to b.
+func (ix *index) appendKey(b []byte, key string, vals []value) []byte {
 	for _, c := range ix.cols {
 		if ix.tb.cols[c+1].Type == Int {
-			b = appendKeyInt(b, r.vals[c].i)
+			b = appendKeyInt(b, vals[c].i)
 		} else {
-			b = appendKeyText(b, r.vals[c].s)
+			b = appendKeyText(b, vals[c].s)
 		}
 	}
-	return append(b, r.key...)
+	return append(b, key...)
 }
 
 func appendKeyInt(b []byte, v int64) []byte {
@@ -61,29 +61,30 @@ func appendKeyText(b []byte, s string) []byte {
 	return append(append(b, s...), 0, 1)
 }
 
-// update moves the index from row old to row nr (either may be nil).
-func (ix *index) update(old, nr *row) {
-	if old != nil {
-		ix.old = ix.appendKey(ix.old[:0], old)
+// update moves row r's entry from its values old (had: it was in the
+// index) to nv (has: it stays). The entry points to r, which a change of
+// values keeps, so an unchanged index key needs no search.
+func (ix *index) update(r *row, old []value, had bool, nv []value, has bool) {
+	if had {
+		ix.old = ix.appendKey(ix.old[:0], r.key, old)
 	}
-	if nr != nil {
-		ix.new = ix.appendKey(ix.new[:0], nr)
+	if has {
+		ix.new = ix.appendKey(ix.new[:0], r.key, nv)
 	}
-	if old != nil {
+	if had {
+		if has && bytes.Equal(ix.old, ix.new) {
+			return
+		}
 		p, ok := ix.entries.locate(tmpString(ix.old))
 		if !ok {
 			panic("app: index " + ix.name + " lost an entry; this is a bug in package app")
 		}
-		if nr != nil && bytes.Equal(ix.old, ix.new) {
-			ix.entries.chunks[p.c][p.i].r = nr
-			return
-		}
 		ix.entries.remove(p)
 	}
-	if nr != nil {
+	if has {
 		k := string(ix.new)
 		p, _ := ix.entries.locate(k)
-		ix.entries.insert(p, mkEntry(k, nr))
+		ix.entries.insert(p, mkEntry(k, r))
 	}
 }
 

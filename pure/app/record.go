@@ -36,7 +36,7 @@ func (tb *table) decode(key string, b []byte) (*row, error) {
 		return nil, bad("unknown record format")
 	}
 	b = b[1:]
-	r := &row{key: key, vals: make([]value, len(tb.cols)-1)}
+	r := &row{key: key, vals: make([]value, len(tb.cols)-1), live: true}
 	for i := range r.vals {
 		if tb.cols[i+1].Type == Int {
 			v, n := binary.Varint(b)
@@ -71,17 +71,23 @@ func (tb *table) load(sn *store.Snapshot) error {
 			return false
 		}
 		tb.rows.appendSorted(mkEntry(r.key, r)) // Range is in key order
-		tb.adjust(r, +1)
+		tb.adjust(r.vals, +1)
 		return true
 	})
 	if err != nil {
 		return err
 	}
+	tb.byKey = newRowMap(tb.rows.n)
+	for _, ch := range tb.rows.chunks {
+		for _, e := range ch {
+			tb.byKey.put(e.r)
+		}
+	}
 	for _, ix := range tb.idx {
 		es := make([]entry, 0, tb.rows.n)
 		for _, ch := range tb.rows.chunks {
 			for _, e := range ch {
-				es = append(es, mkEntry(string(ix.appendKey(nil, e.r)), e.r))
+				es = append(es, mkEntry(string(ix.appendKey(nil, e.r.key, e.r.vals)), e.r))
 			}
 		}
 		slices.SortFunc(es, func(a, b entry) int { return strings.Compare(a.k, b.k) })

@@ -143,15 +143,6 @@ func tailEqual(a, b string) bool {
 	return len(a) == len(b) && (len(a) <= 16 || a == b)
 }
 
-// get returns the row with key k, or nil.
-func (s *seq) get(k string) *row {
-	p, ok := s.locate(k)
-	if !ok {
-		return nil
-	}
-	return s.chunks[p.c][p.i].r
-}
-
 // insert puts e at p (a place locate returned for e.k, not found).
 func (s *seq) insert(p pos, e entry) {
 	s.n++
@@ -164,7 +155,16 @@ func (s *seq) insert(p pos, e entry) {
 		s.chunks[p.c] = ch
 		return
 	}
+	// Split in half, or, when e went into the second half with at least
+	// chunkMax/8 entries after it, just after e: e ends its chunk, so more
+	// inserts at its place (ascending keys inside a range: TPC-C's new
+	// orders and their lines, each district's after the last) are appends
+	// that move nothing, where a split in half left them a memmove of up
+	// to half a chunk each. Chunks stay at least chunkMax/8 long.
 	half := len(ch) / 2
+	if p.i >= half && len(ch)-(p.i+1) >= chunkMax/8 {
+		half = p.i + 1
+	}
 	tail := make([]entry, len(ch)-half, chunkMax)
 	copy(tail, ch[half:])
 	clear(ch[half:])

@@ -171,3 +171,56 @@ func TestKey_TuplesOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestSeq_AscendingInsertsInTheMiddle: 3,000 ascending keys inserted
+// between two loaded ranges (TPC-C's new orders, after their district's
+// last) land at the end of their chunk, moving no entry, once the first
+// split has cut the chunk just after them: at most the 129 inserts before
+// that split move entries. Split in half, every insert would move the
+// next range's 152 entries of that chunk. The seq stays in order.
+func TestSeq_AscendingInsertsInTheMiddle(t *testing.T) {
+	var s seq
+	var want []string
+	for _, p := range []string{"a", "c"} {
+		for i := range 1000 {
+			k := fmt.Sprintf("%s%03d", p, i)
+			s.appendSorted(mkEntry(k, &row{key: k}))
+		}
+	}
+	moved := 0
+	for i := range 3000 {
+		k := fmt.Sprintf("b%04d", i)
+		p, found := s.locate(k)
+		if found {
+			t.Fatalf("%s found before its insert", k)
+		}
+		if p.c < len(s.chunks) && p.i < len(s.chunks[p.c]) {
+			moved++
+		}
+		s.insert(p, mkEntry(k, &row{key: k}))
+	}
+	for _, p := range []string{"a", "b", "c"} {
+		for i := range map[string]int{"a": 1000, "b": 3000, "c": 1000}[p] {
+			if p == "b" {
+				want = append(want, fmt.Sprintf("b%04d", i))
+			} else {
+				want = append(want, fmt.Sprintf("%s%03d", p, i))
+			}
+		}
+	}
+	var got []string
+	for _, ch := range s.chunks {
+		if len(ch) < chunkMax/8 && len(s.chunks) > 1 || len(ch) > chunkMax {
+			t.Fatalf("a chunk of %d entries", len(ch))
+		}
+		for _, e := range ch {
+			got = append(got, e.k)
+		}
+	}
+	if !slices.Equal(got, want) || s.n != len(want) {
+		t.Fatal("entries out of order or lost")
+	}
+	if moved > 129 {
+		t.Fatalf("%d of 3,000 ascending inserts moved entries after them, want at most 129", moved)
+	}
+}

@@ -38,7 +38,7 @@ func (tb *Tab) Get(key string) (Record, bool) {
 	if tb.t.metered() {
 		tb.t.charge(1)
 	}
-	if r := tb.tb.rows.get(key); r != nil {
+	if r := tb.tb.get(key); r != nil {
 		return tb.tb.record(r), true
 	}
 	return Record{}, false
@@ -50,7 +50,7 @@ func (tb *Tab) GetBytes(key []byte) (Record, bool) {
 	if tb.t.metered() {
 		tb.t.charge(1)
 	}
-	if r := tb.tb.rows.get(tmpString(key)); r != nil {
+	if r := tb.tb.get(tmpString(key)); r != nil {
 		return tb.tb.record(r), true
 	}
 	return Record{}, false

@@ -125,23 +125,31 @@ func adopted(vals []value) bool {
 	return cap(vals) > len(vals) && vals[:len(vals)+1][len(vals)].i != 0
 }
 
-// row is a record as the table keeps it. Rows are never changed in place:
-// Put replaces the row, so the undo log can keep the old one.
+// row is one key of a table, as the table keeps it: the seq's entry, the
+// indexes' entries and the table's map (byKey) all point to it, and it
+// stays the key's row for as long as the key is in the table, so Put of
+// an existing key swaps the row's values without searching the seq (the
+// map finds the row). The values themselves are never changed in place:
+// Put gives the row new ones, so the undo log and Records read before
+// keep the old. A deleted row is dead (not live); a later Put of its key
+// makes a new row.
 type row struct {
 	key  string
-	vals []value
-	// superseded is the number of the save (stage's epoch) that found a
-	// newer row of this key in its log: stage skips log entries whose new
-	// row it is, without a set of the keys it staged.
-	superseded uint64
+	vals []value // the current values (nil once dead)
+	live bool    // in the table: false once deleted (or its insert undone)
+	// staged is the number of the save (stage's epoch) that last wrote
+	// this row's key: stage writes each row once, however often the log
+	// names it.
+	staged uint64
 }
 
-// undo is one change of a batch: the row that key of tb had before and
-// the row it has after (nil if absent).
+// undo is one change of a batch: row r of table tb had the values old
+// before it (had: it was live; otherwise it was absent).
 type undo struct {
-	tb      *table
-	key     string
-	old, nr *row
+	tb  *table
+	r   *row
+	old []value
+	had bool
 }
 
 // undoKey names a changed record when a batch is staged.
@@ -160,6 +168,7 @@ type table struct {
 	prefix   string  // "a/<app>/<table>/"
 	maxKey   int     // longest key that fits a store key with the prefix
 	rows     seq
+	byKey    rowMap // every live row by key: Get, and Put's and Delete's row
 	idx      []*index
 	sums     []int64 // per column (Int columns only)
 	ints     []int   // the Int columns' indexes among a row's values
@@ -174,6 +183,7 @@ func newTable(appName string, t Table, log *[]undo) *table {
 		cols:   append([]Field{{Name: t.Key, Type: Text}}, t.Columns...),
 		prefix: "a/" + appName + "/" + t.Name + "/",
 		sums:   make([]int64, len(t.Columns)),
+		byKey:  newRowMap(0),
 		log:    log,
 	}
 	for i, c := range t.Columns {
@@ -221,7 +231,10 @@ func (tb *table) writable() {
 	}
 }
 
-// put replaces (or inserts) a record, logging the old row.
+// get returns the live row with key k, or nil.
+func (tb *table) get(k string) *row { return tb.byKey.get(k) }
+
+// put replaces (or inserts) a record, logging the old values.
 func (tb *table) put(r Record) error {
 	if r.cols != &tb.cols || len(r.vals) != len(tb.cols)-1 {
 		panic(fmt.Sprintf("app: Put of a record that is not from table %q; get it from that table's Get or New", tb.name))
@@ -230,69 +243,78 @@ func (tb *table) put(r Record) error {
 	if err := tb.checkKey(r.Key); err != nil {
 		return err
 	}
-	nr := &row{key: r.Key, vals: r.vals}
-	if n := len(r.vals); !r.shared && cap(r.vals) > n {
+	vals := r.vals
+	if n := len(vals); !r.shared && cap(vals) > n {
 		// the caller may keep changing r: mark its values adopted, so its
 		// next change copies them (own), and keep them without the mark
-		r.vals[:n+1][n].i = 1
-		nr.vals = r.vals[:n:n]
+		vals[:n+1][n].i = 1
+		vals = vals[:n:n]
 	} else if !r.shared {
-		nr.vals = slices.Clone(r.vals)
+		vals = slices.Clone(vals)
 	}
-	old := tb.replace(r.Key, nr)
-	*tb.log = append(*tb.log, undo{tb: tb, key: r.Key, old: old, nr: nr})
+	h := tb.byKey.get(r.Key)
+	if h == nil {
+		h = &row{key: r.Key}
+	}
+	*tb.log = append(*tb.log, undo{tb: tb, r: h, old: h.vals, had: h.live})
+	tb.change(h, vals, true)
 	return nil
 }
 
-// delete removes key, logging the old row. Deleting an absent key does
+// delete removes key, logging the old values. Deleting an absent key does
 // nothing.
 func (tb *table) delete(key string) {
 	tb.writable()
-	if tb.rows.get(key) == nil {
+	h := tb.byKey.get(key)
+	if h == nil {
 		return
 	}
-	old := tb.replace(key, nil)
-	*tb.log = append(*tb.log, undo{tb: tb, key: key, old: old})
+	*tb.log = append(*tb.log, undo{tb: tb, r: h, old: h.vals, had: true})
+	tb.change(h, nil, false)
 }
 
-// replace makes nr (nil: none) key's row, keeping indexes and sums, and
-// returns the row it replaced (nil: none). It logs nothing.
-func (tb *table) replace(key string, nr *row) *row {
-	p, ok := tb.rows.locate(key)
-	var old *row
+// change gives row h the values nv (has) or removes it (!has), keeping
+// the seq, the map, the indexes and the sums. It logs nothing. Only an
+// insert or a delete searches the seq; a change of values does not, and
+// an index whose key did not change is not touched.
+func (tb *table) change(h *row, nv []value, has bool) {
+	had, old := h.live, h.vals
 	switch {
-	case ok && nr != nil:
-		old = tb.rows.chunks[p.c][p.i].r
-		tb.rows.chunks[p.c][p.i].r = nr
-	case ok:
-		old = tb.rows.chunks[p.c][p.i].r
+	case had && has:
+		h.vals = nv
+		for _, i := range tb.ints {
+			tb.sums[i] += nv[i].i - old[i].i
+		}
+	case has:
+		p, ok := tb.rows.locate(h.key)
+		if ok {
+			panic("app: table " + tb.name + " has a row its map lacks; this is a bug in package app")
+		}
+		h.vals, h.live = nv, true
+		tb.rows.insert(p, mkEntry(h.key, h))
+		tb.byKey.put(h)
+		tb.adjust(nv, +1)
+	case had:
+		p, ok := tb.rows.locate(h.key)
+		if !ok {
+			panic("app: table " + tb.name + " lost a row; this is a bug in package app")
+		}
 		tb.rows.remove(p)
-	case nr != nil:
-		tb.rows.insert(p, mkEntry(key, nr))
+		tb.byKey.delete(h.key)
+		h.vals, h.live = nil, false
+		tb.adjust(old, -1)
 	default:
-		return nil
+		return
 	}
 	for _, ix := range tb.idx {
-		ix.update(old, nr)
+		ix.update(h, old, had, nv, has)
 	}
-	if old != nil && nr != nil {
-		for _, i := range tb.ints {
-			tb.sums[i] += nr.vals[i].i - old.vals[i].i
-		}
-	} else {
-		tb.adjust(old, -1)
-		tb.adjust(nr, +1)
-	}
-	return old
 }
 
 // adjust adds (sign +1) or removes (-1) a row's Int values from the sums.
-func (tb *table) adjust(r *row, sign int64) {
-	if r == nil {
-		return
-	}
+func (tb *table) adjust(vals []value, sign int64) {
 	for _, i := range tb.ints {
-		tb.sums[i] += sign * r.vals[i].i
+		tb.sums[i] += sign * vals[i].i
 	}
 }
 
@@ -300,7 +322,8 @@ func (tb *table) adjust(r *row, sign int64) {
 func rollback(log *[]undo, mark int) {
 	l := *log
 	for i := len(l) - 1; i >= mark; i-- {
-		l[i].tb.replace(l[i].key, l[i].old)
+		u := &l[i]
+		u.tb.change(u.r, u.old, u.had)
 		l[i] = undo{}
 	}
 	*log = l[:mark]
@@ -308,40 +331,37 @@ func rollback(log *[]undo, mark int) {
 
 // stage writes every record changed since the last save into tx, once
 // each, with its current value; scratch buffers are reused. epoch numbers
-// this save (it grows from save to save). The log is walked newest first:
-// an entry's new row is the key's current one unless a newer entry of the
-// key superseded it, which that entry marked (row.superseded = epoch)
-// before; a delete (no new row) is the newest unless the key has a row
-// now or a newer delete was staged (deleted, cleared here). So no lookup
-// or set of keys is needed but for deletes.
+// this save (it grows from save to save). A log entry's row holds its
+// key's current values while it is live, so each row is written once
+// (row.staged = epoch) whatever the number of its entries; a dead row's
+// key is deleted unless the key has a live row now (a newer row, written
+// as such) or was deleted already by this save (deleted, cleared here).
 func stage(tx *store.Tx, log []undo, epoch uint64, deleted map[undoKey]bool, kbuf, vbuf []byte) ([]byte, []byte, error) {
 	clear(deleted)
 	for i := len(log) - 1; i >= 0; i-- {
 		u := &log[i]
-		newest := false
-		if u.nr != nil {
-			newest = u.nr.superseded != epoch
-		} else if !deleted[undoKey{u.tb, u.key}] && u.tb.rows.get(u.key) == nil {
-			newest = true
-			deleted[undoKey{u.tb, u.key}] = true
-		}
-		if u.old != nil {
-			u.old.superseded = epoch
-		}
-		if !newest {
+		r, tb := u.r, u.tb
+		if r.staged == epoch {
 			continue
 		}
-		tb := u.tb
-		kbuf = append(append(kbuf[:0], tb.prefix...), u.key...)
+		r.staged = epoch
+		if !r.live {
+			k := undoKey{tb, r.key}
+			if deleted[k] || tb.byKey.get(r.key) != nil {
+				continue
+			}
+			deleted[k] = true
+		}
+		kbuf = append(append(kbuf[:0], tb.prefix...), r.key...)
 		var err error
-		if u.nr != nil {
-			vbuf = tb.encode(vbuf[:0], u.nr)
+		if r.live {
+			vbuf = tb.encode(vbuf[:0], r)
 			err = tx.Put(kbuf, vbuf, store.Any)
 		} else {
 			err = tx.Delete(kbuf, store.Any)
 		}
 		if err != nil {
-			return kbuf, vbuf, fmt.Errorf("staging key %q of table %q: %w", u.key, tb.name, err)
+			return kbuf, vbuf, fmt.Errorf("staging key %q of table %q: %w", r.key, tb.name, err)
 		}
 	}
 	return kbuf, vbuf, nil
