@@ -233,8 +233,11 @@
 //
 // With no sync in flight and writers committing together (the last group
 // had more than one member), the leader waits up to Options.GroupWait
-// (2 ms) for its group to reach that size. A lone writer never waits, and
-// neither does a group that gathered while a sync was in flight. A
+// (2 ms) for its group to reach that size, or half of it for a file whose
+// last group held 16 or more, so that two groups alternate over the syncs
+// (experiment 065: 64 writers 1.06x the commits/s with one group of all).
+// A lone writer never waits, and neither does a group that gathered while
+// a sync was in flight. A
 // gathering leader asleep is woken when the sync returns, when the wait
 // ends, or by the committer whose arrival brings the queue to the size
 // the group still needs, at most 8: it takes and applies arrivals in

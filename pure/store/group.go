@@ -49,7 +49,8 @@ import (
 //
 // Gathering: when the disk is idle and the last group had more than one
 // member (writers are committing together), the leader waits up to
-// Options.GroupWait for its group to reach that size. A lone writer never
+// Options.GroupWait for its group to reach that size (half of it for a
+// large group of a file: idleTarget). A lone writer never
 // waits, and neither does a group that gathered while a sync was in
 // flight: it already holds everyone who could come (the others are in the
 // group that was syncing), and waiting for them would only leave the disk

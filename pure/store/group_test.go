@@ -293,3 +293,31 @@ func TestGroup_PokesInChunks(t *testing.T) {
 		t.Fatalf("Keys = %d, want 3", n)
 	}
 }
+
+// TestGroup_IdleTarget: a leader gathering on an idle disk waits for half
+// of a last group of halfGroups or more when groups are pipelined (a
+// file's syncer), and for the whole last group otherwise (smaller groups,
+// RAM mode).
+func TestGroup_IdleTarget(t *testing.T) {
+	kick := make(chan struct{})
+	for _, c := range []struct {
+		recent int
+		file   bool
+		want   int
+	}{
+		{1, true, 1},
+		{8, true, 8},
+		{halfGroups - 1, true, halfGroups - 1},
+		{halfGroups, true, halfGroups / 2},
+		{63, true, 32},
+		{64, false, 64}, // RAM mode: nothing is pipelined
+	} {
+		g := group{recent: c.recent}
+		if c.file {
+			g.kick = kick
+		}
+		if got := g.idleTarget(); got != c.want {
+			t.Errorf("idleTarget(recent %d, file %v) = %d, want %d", c.recent, c.file, got, c.want)
+		}
+	}
+}
