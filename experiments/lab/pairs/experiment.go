@@ -21,19 +21,35 @@ import (
 const DefaultCriteria = "time.max_worse = 3%\ninstructions.max_higher = 1%\n"
 
 // defaultCriteria returns the criteria text written for an experiment of
-// su that has none committed: DefaultCriteria, then the suite's own
-// criteria lines, under a comment naming the suite.
+// su that has none committed: DefaultCriteria's lines, less those the suite
+// sets itself, then the suite's own criteria lines, under a comment naming
+// the suite. So a suite may raise a default (suite http judges time at
+// 5 %) without the file setting it twice.
 func defaultCriteria(su *suite.Suite) string {
 	if len(su.Criteria) == 0 {
 		return DefaultCriteria
 	}
+	set := make(map[string]bool, len(su.Criteria))
+	for _, c := range su.Criteria {
+		set[criteriaKey(c)] = true
+	}
 	var b strings.Builder
-	b.WriteString(DefaultCriteria)
+	for line := range strings.Lines(DefaultCriteria) {
+		if !set[criteriaKey(line)] {
+			b.WriteString(line)
+		}
+	}
 	fmt.Fprintf(&b, "# from suite %s:\n", su.Name)
 	for _, c := range su.Criteria {
 		b.WriteString(c + "\n")
 	}
 	return b.String()
+}
+
+// criteriaKey is the setting's name in a criteria line "name = value".
+func criteriaKey(line string) string {
+	name, _, _ := strings.Cut(line, "=")
+	return strings.TrimSpace(name)
 }
 
 var (
