@@ -107,11 +107,21 @@ func (s *Store) noteGrowthLocked() {
 	s.compactBehind.Store(s.autoCompactAt > 0 && int64(s.end) > s.compactedSize+2*s.autoCompactAt)
 }
 
+// compactTrigger is the growth past a compacted size that starts the next
+// automatic compaction: Options.AutoCompact, or in RAM mode by default
+// twice the compacted size, between ramAutoCompactMin and ramAutoCompact.
+func (s *Store) compactTrigger(compacted int64) int64 {
+	if !s.ramAdaptive {
+		return s.opts.AutoCompact
+	}
+	return min(max(2*compacted, ramAutoCompactMin), ramAutoCompact)
+}
+
 // setCompacted records the size of a freshly compacted (or opened) file.
 func (s *Store) setCompacted(size uint64) {
 	s.compactedSize = int64(size)
 	if s.opts.AutoCompact > 0 {
-		s.autoCompactAt = s.opts.AutoCompact + int64(size)
+		s.autoCompactAt = s.compactTrigger(int64(size)) + int64(size)
 	}
 	s.compactDue.Store(false)
 	s.compactBehind.Store(false)
@@ -332,9 +342,14 @@ func (s *Store) compactLocked() error {
 		return err
 	}
 	f := newMemFile(s.spare)
-	// Room for the copy and for the growth until the next automatic
-	// compaction, so the image is not copied again on the way.
-	size := int64(s.tip.off+headSize) + max(s.opts.AutoCompact, 0)
+	// Room for the copy (at most the image's size now) and for the growth
+	// until the next automatic compaction as the last one's size predicts
+	// it (the image is compacted again once it passes twice its compacted
+	// size plus the trigger), so the image is usually not copied again on
+	// the way. Adding the trigger to the image's size now, as before,
+	// doubled a small store's image for nothing: its size now already
+	// holds the trigger's growth.
+	size := max(int64(s.tip.off+headSize), 2*s.compactedSize+max(s.compactTrigger(s.compactedSize), 0))
 	if _, err := f.Map(s.mapSize(size)); err != nil {
 		return fmt.Errorf("store: compact: %w", err)
 	}

@@ -252,3 +252,67 @@ func TestCompact_CloseDuringCopy(t *testing.T) {
 		t.Fatalf("%d keys after reopen, want 3000", n)
 	}
 }
+
+// TestRAMAutoCompact_SmallStoreStaysSmall: by default a RAM store's
+// trigger follows its live size (twice it, at least ramAutoCompactMin), so
+// a small store whose values are rewritten over and over keeps a small
+// image instead of growing to the 128 MiB cap between compactions.
+func TestRAMAutoCompact_SmallStoreStaysSmall(t *testing.T) {
+	s, err := OpenRAM(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	const keys, valLen = 64, 2 << 10
+	model := map[string]string{}
+	var written, largest int64
+	for i := 0; written < 96<<20; i++ {
+		k := fmt.Sprintf("doc%02d", i%keys)
+		v := strings.Repeat(string(rune('a'+i%26)), valLen)
+		tx, _ := s.Begin()
+		tx.Put([]byte(k), []byte(v), Any)
+		if _, err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		model[k] = v
+		written += int64(len(k) + len(v))
+		s.wmu.Lock()
+		largest = max(largest, int64(len(s.m.data)))
+		s.wmu.Unlock()
+	}
+	st := s.Stats()
+	t.Logf("%d MiB written to %d keys: %d compactions, largest image %d MiB", written>>20, keys, st.Compactions, largest>>20)
+	// Live is about 130 KiB: each compaction comes once the image has grown
+	// by 16 MiB past it, and the image is a power of two that holds that.
+	if largest > 32<<20 {
+		t.Fatalf("the image grew to %d MiB; a store of %d keys of %d bytes should stay within 32 MiB", largest>>20, keys, valLen)
+	}
+	if st.Compactions < 3 {
+		t.Fatalf("%d compactions in %d MiB of rewrites", st.Compactions, written>>20)
+	}
+	if got := contents(t, s); !sameModel(got, model) {
+		t.Fatalf("%d keys after compactions, want %d", len(got), len(model))
+	}
+	if err := s.Check(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A RAM store with AutoCompact set keeps that trigger, whatever its size.
+func TestRAMAutoCompact_ExplicitTriggerKept(t *testing.T) {
+	s, err := OpenRAM(&Options{AutoCompact: 64 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if got := s.compactTrigger(1 << 20); got != 64<<20 {
+		t.Fatalf("trigger %d, want the 64 MiB set", got)
+	}
+	d, _ := OpenRAM(nil)
+	defer d.Close()
+	for _, c := range []struct{ compacted, want int64 }{{1 << 20, ramAutoCompactMin}, {20 << 20, 40 << 20}, {100 << 20, ramAutoCompact}} {
+		if got := d.compactTrigger(c.compacted); got != c.want {
+			t.Errorf("default RAM trigger after compacting to %d: %d, want %d", c.compacted, got, c.want)
+		}
+	}
+}

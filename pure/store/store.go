@@ -34,9 +34,10 @@ type Options struct {
 	// AutoCompact bytes plus its own size since it was opened or last
 	// compacted (so, when the live tree has not grown, about half of it or
 	// more is dead), a commit starts a compaction. Zero means the default,
-	// DefaultAutoCompact (64 MiB) for files and ramAutoCompact (128 MiB)
-	// in RAM mode;
-	// negative means off (Compact still works when called).
+	// DefaultAutoCompact (64 MiB) for files; in RAM mode, twice the
+	// image's size after the last compaction, at least 16 MiB and at most
+	// 128 MiB, so a small store under rewrites stays small; negative means
+	// off (Compact still works when called).
 	//
 	// A file is compacted in the background while commits go on (see
 	// Compact); commits wait only for its last step. If commits outrun it
@@ -124,6 +125,7 @@ type Store struct {
 
 	compactedSize int64       // file size after open or the last compaction
 	autoCompactAt int64       // growth that triggers compaction; 0: never
+	ramAdaptive   bool        // RAM mode's default trigger: compactTrigger
 	compactDue    atomic.Bool // the file grew past the trigger
 	compactBehind atomic.Bool // ... and past twice the trigger: committers wait for the compaction
 
@@ -150,15 +152,27 @@ type Store struct {
 // when Options.AutoCompact is zero.
 const DefaultAutoCompact = 64 << 20
 
-// ramAutoCompact is Options.AutoCompact's default in RAM mode. A RAM
-// compaction copies the whole live tree with commits waiting, so the
-// trigger sets how often a commit pays for that copy: with 32 MiB, TPC-C
-// at W=1 (about 100 MB live, 26 KB appended per transaction, most of it
-// folds) compacted every 5,000 transactions and spent a sixth of its time
-// there. At 128 MiB it compacts about 1.7 times less often; the image
-// then holds up to twice the live tree plus 128 MiB, all of it touched
-// memory, before it is copied.
+// ramAutoCompact is the most a RAM-mode store grows between automatic
+// compactions when Options.AutoCompact is zero. A RAM compaction copies
+// the whole live tree with commits waiting, so the trigger sets how often
+// a commit pays for that copy: with 32 MiB, TPC-C at W=1 (about 100 MB
+// live, 26 KB appended per transaction, most of it folds) compacted every
+// 5,000 transactions and spent a sixth of its time there. At 128 MiB it
+// compacts about 1.7 times less often; the image then holds up to twice
+// the live tree plus 128 MiB, all of it touched memory, before it is
+// copied.
 const ramAutoCompact = 128 << 20
+
+// ramAutoCompactMin is the least a RAM-mode store grows between automatic
+// compactions when Options.AutoCompact is zero: the trigger is twice the
+// image's size after the last compaction (its live tree), between this and
+// ramAutoCompact. A fixed 128 MiB let a small store under rewrites (64
+// documents of a few KiB rewritten 34,000 times a second by pure-serve
+// --ram) hold images of 256 MiB and reach 0.84-1.04 GB of peak RSS with
+// the old images and the collector's headroom (experiments 061, 066); the
+// copy of a small live tree is cheap, so it can come more often. TPC-C's
+// live tree (about 100 MB) keeps the 128 MiB trigger.
+const ramAutoCompactMin = 16 << 20
 
 func newStore(path string, opts *Options, ram bool) *Store {
 	s := &Store{path: path, ram: ram}
@@ -227,6 +241,7 @@ func OpenRAM(opts *Options) (*Store, error) {
 	if s.opts.AutoCompact == 0 {
 		s.opts.AutoCompact = ramAutoCompact
 	}
+	s.ramAdaptive = opts == nil || opts.AutoCompact == 0
 	s.spare = new(spareBuf)
 	mf := newMemFile(s.spare)
 	img := newFileImage(s.newVersion())
