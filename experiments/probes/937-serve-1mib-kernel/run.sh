@@ -16,7 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 dur=${DUR:-3s}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/937.XXXXXX")
-trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'set +e; kill $(jobs -p) 2>/dev/null; rm -rf "$tmp"' EXIT
 (cd "$root" && CGO_ENABLED=0 go build -o "$tmp/ps" ./cmd/pure-serve &&
   CGO_ENABLED=0 go build -tags nosqlite -o "$tmp/pb" ./cmd/pure-baseline &&
   go build -o "$tmp/pl" ./cmd/pure-load)
