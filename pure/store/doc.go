@@ -345,10 +345,10 @@
 // that serves as the mapping, and sync does nothing. Memory grows with
 // every commit (by a log record, and by a fold's nodes every FoldEntries
 // keys), so RAM mode compacts automatically (Options.AutoCompact; by
-// default once the image has grown past twice its compacted size plus
-// twice that size again, the trigger held between 16 and 128 MiB, so a
-// small store under rewrites keeps a small image), in the committing
-// leader with commits waiting.
+// default once the image passes twice its compacted size plus a trigger
+// of twice that size held between 16 and 128 MiB, so a small store under
+// rewrites keeps a small image), in the committing leader with commits
+// waiting.
 //
 // # Checking
 //
