@@ -58,7 +58,9 @@ type Metrics struct {
 	// (pure-count run --gate), is this side's time per operation over the
 	// geometric mean of both sides', from the regions of the two sides
 	// that ran next to each other: the after run's over the before run's is
-	// the interquartile geometric mean of the region-by-region ratios.
+	// the interquartile geometric mean of the region-by-region ratios. For
+	// an HTTP workload it is the same of server CPU per 2xx, from the
+	// median of the ratios of the two sides' k-th windows.
 	PairedTime float64 `json:"paired_time,omitempty"`
 	// BytesPerOp and AllocsPerOp are, for a Go benchmark, the testing
 	// package's B/op and allocs/op (-test.benchmem), the median of the

@@ -47,8 +47,9 @@ const (
 	// MetricPairedTime is expdir.Metrics.PairedTime: each side's time per op
 	// over the geometric mean of both, from the regions of the two sides
 	// that took turns next to each other; its after/before ratio is the
-	// pair's measured time ratio. Only runs made with pure-count run --gate
-	// have it; criteria choose it with time.metric = paired_time.
+	// pair's measured time ratio. Runs made with pure-count run --gate,
+	// Go benchmarks and HTTP workloads (from their windows) have it;
+	// criteria choose it with time.metric = paired_time.
 	MetricPairedTime = "paired_time"
 )
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"os"
@@ -210,7 +211,7 @@ func TestRunCells_HTTP_PortThatNeverAnswers(t *testing.T) {
 // the servers were loaded.
 func TestRunCells_HTTP_RoundTripIntoNote(t *testing.T) {
 	c := httpControls(t)
-	su, err := suite.ParseSuite("http.suite", strings.NewReader("criteria time.metric = cpu_per_op\nworkload get-2c backend=perf load=get conns=2 windows=2 window=100ms warmup=50ms\n"))
+	su, err := suite.ParseSuite("http.suite", strings.NewReader("criteria time.metric = cpu_per_op\nworkload get-2c backend=perf load=get conns=2 windows=4 window=100ms warmup=50ms\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,6 +228,11 @@ func TestRunCells_HTTP_RoundTripIntoNote(t *testing.T) {
 		lines, err := measure.RunCells(context.Background(), c, time.Minute, g)
 		if err != nil {
 			t.Fatal(err)
+		}
+		// Four windows a side, taking turns: each line carries the paired
+		// time, the two sides' reciprocal about their geometric mean.
+		if p0, p1 := lines[0].Metrics.PairedTime, lines[1].Metrics.PairedTime; p0 <= 0 || p1 <= 0 || math.Abs(p0*p1-1) > 1e-9 {
+			t.Errorf("pair %d: paired times %v and %v, want both set and reciprocal", p, p0, p1)
 		}
 		for i := range lines {
 			lines[i].Experiment, lines[i].Suite = "900-http-test", "http"
