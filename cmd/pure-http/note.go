@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -123,14 +124,23 @@ func (c cells) med(workload, id string, m metric) float64 {
 // ratio is the median over rounds of subj's m divided by ref's, in the
 // same round; n is the number of rounds with both.
 func (c cells) ratio(workload, subj, ref string, m metric) (float64, int) {
+	xs := c.roundRatios(workload, subj, ref, m)
+	return median(xs), len(xs)
+}
+
+// roundRatios are subj's figure over ref's in each round both ran, in the
+// rounds' order.
+func (c cells) roundRatios(workload, subj, ref string, m metric) []float64 {
+	rounds := slices.Sorted(maps.Keys(c[workload][subj]))
 	var xs []float64
-	for round, a := range c[workload][subj] {
+	for _, round := range rounds {
+		a := c[workload][subj][round]
 		b, ok := c[workload][ref][round]
 		if ok && m(b) > 0 {
 			xs = append(xs, m(a)/m(b))
 		}
 	}
-	return median(xs), len(xs)
+	return xs
 }
 
 // mdTable renders a Markdown table. Cells are kept to ASCII: tablewriter

@@ -137,3 +137,28 @@ func fixtureRecords(t *testing.T) []Record {
 	}
 	return recs
 }
+
+// A verdict says when the rounds split around the target, whichever way
+// the median falls.
+func TestTargetVerdict_SplitRounds(t *testing.T) {
+	atLeast := target{need: 1.5}
+	atMost := target{need: 0.5, atMost: true}
+	for _, c := range []struct {
+		t    target
+		r    float64
+		rs   []float64
+		want string
+	}{
+		{atLeast, 1.6, []float64{1.6, 1.7, 1.55}, "met"},
+		{atLeast, 1.54, []float64{1.25, 1.54, 1.6}, "met, 2 of 3 rounds"},
+		{atLeast, 1.41, []float64{1.41, 1.25, 1.52}, "missed, met in 1 of 3 rounds"},
+		{atLeast, 1.2, []float64{1.2, 1.1, 1.3}, "missed"},
+		{atMost, 0.49, []float64{0.49, 0.51, 0.48}, "met, 2 of 3 rounds"},
+		{atMost, 0.51, []float64{0.51, 0.52, 0.50}, "missed, met in 1 of 3 rounds"},
+		{atLeast, math.NaN(), nil, "no data"},
+	} {
+		if got := c.t.verdict(c.r, c.rs); got != c.want {
+			t.Errorf("need %v (at most %v), median %v of %v: %q, want %q", c.t.need, c.t.atMost, c.r, c.rs, got, c.want)
+		}
+	}
+}

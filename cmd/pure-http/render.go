@@ -90,13 +90,13 @@ func shortCommit(c string) string {
 }
 
 func renderTargets(b *strings.Builder, c cells) {
-	b.WriteString("\n## Targets\n\nThe issue's targets for pure-serve. Each ratio is the median over rounds of pure-serve's figure divided by the reference's in the same round. Writes are judged on 2xx/s (the device's syncs bound them), reads on 2xx per server CPU-second.")
+	b.WriteString("\n## Targets\n\nThe issue's targets for pure-serve. Each ratio is the median over rounds of pure-serve's figure divided by the reference's in the same round; the rounds' own ratios follow the need, in the rounds' order. Writes are judged on 2xx/s (the device's syncs bound them), reads on 2xx per server CPU-second. A verdict is plain (met, missed) when every round agrees with the median; otherwise it says in how many rounds the target held, since a target the rounds straddle is at the threshold on this machine, not settled by the median.")
 	before := false
 	for _, ids := range c {
 		before = before || len(ids[beforeID]) > 0
 	}
-	head := []string{"target", "workload", "against", "measure", "ratio", "need", "rounds", "verdict"}
-	right := []bool{false, false, false, false, true, true, true, false}
+	head := []string{"target", "workload", "against", "measure", "ratio", "need", "per round", "rounds", "verdict"}
+	right := []bool{false, false, false, false, true, true, true, true, false}
 	if before {
 		b.WriteString(" The column before is the same ratio for " + beforeID + " (pure-serve built from before=REV, run in the same rounds), so each target's change is measured in one run.")
 		head = slices.Insert(head, 5, "before")
@@ -107,18 +107,16 @@ func renderTargets(b *strings.Builder, c cells) {
 	for _, t := range targets {
 		m := metricNames[t.metric]
 		r, n := c.ratio(t.workload, subject, t.ref, m)
-		verdict := "no data"
 		need := fmt.Sprintf(">= %gx", t.need)
 		if t.atMost {
 			need = fmt.Sprintf("<= %gx", t.need)
 		}
-		if n > 0 {
-			verdict = "missed"
-			if (!t.atMost && r >= t.need) || (t.atMost && r <= t.need) {
-				verdict = "met"
-			}
+		rs := c.roundRatios(t.workload, subject, t.ref, m)
+		per := make([]string, len(rs))
+		for i, x := range rs {
+			per[i] = fmt.Sprintf("%.2f", x)
 		}
-		row := []string{t.what, t.workload, t.ref, t.metric, num(r, "%.2fx"), need, fmt.Sprint(n), verdict}
+		row := []string{t.what, t.workload, t.ref, t.metric, num(r, "%.2fx"), need, strings.Join(per, " "), fmt.Sprint(n), t.verdict(r, rs)}
 		if before {
 			rb, _ := c.ratio(t.workload, beforeID, t.ref, m)
 			row = slices.Insert(row, 5, num(rb, "%.2fx"))
@@ -126,6 +124,31 @@ func renderTargets(b *strings.Builder, c cells) {
 		rows = append(rows, row)
 	}
 	mdTable(b, head, rows, right)
+}
+
+// verdict words whether the median ratio r meets the target, and, when
+// the rounds' ratios rs do not all agree with it, in how many the target
+// held.
+func (t target) verdict(r float64, rs []float64) string {
+	if len(rs) == 0 {
+		return "no data"
+	}
+	holds := func(x float64) bool { return (!t.atMost && x >= t.need) || (t.atMost && x <= t.need) }
+	held := 0
+	for _, x := range rs {
+		if holds(x) {
+			held++
+		}
+	}
+	switch {
+	case holds(r) && held == len(rs):
+		return "met"
+	case holds(r):
+		return fmt.Sprintf("met, %d of %d rounds", held, len(rs))
+	case held == 0:
+		return "missed"
+	}
+	return fmt.Sprintf("missed, met in %d of %d rounds", held, len(rs))
 }
 
 func renderProbes(b *strings.Builder, recs []Record) {
