@@ -406,9 +406,10 @@ func (s *Store) syncInline(w written) {
 }
 
 // syncLoop is the syncer: each time it is kicked, it writes the head of
-// the ready group and syncs it, publishes it and wakes its members, and
-// goes on with the next ready group until none is ready when a sync
-// returns. It ends when Close closes the kick channel.
+// the ready group and syncs it, publishes it and wakes the group's leader
+// (which wakes the members), and goes on with the next ready group until
+// none is ready when a sync returns. It ends when Close closes the kick
+// channel.
 func (s *Store) syncLoop() {
 	g := &s.g
 	for range g.kick {
@@ -450,10 +451,9 @@ func (s *Store) syncLoop() {
 			}
 			g.mu.Unlock()
 
-			// 3. Wake the members, the leader last: it recycles the batch.
-			for _, tx := range w.batch[1:] {
-				tx.wake <- false
-			}
+			// 3. Wake the group's leader, which wakes its members: one
+			//    send here, so the next ready group's head and sync follow
+			//    at once instead of after a wake-up per member.
 			w.batch[0].wake <- false
 		}
 	}
