@@ -110,6 +110,10 @@ type Store struct {
 	// writes to keep the count (headCountsTree).
 	countAll bool
 	foldAt   int     // fold once the overlay would hold more keys than this
+	// bg is the background fold running or done, not yet written
+	// (bgfold.go); bgScratch is the scratch the last one used, for the next.
+	bg        *bgFold
+	bgScratch *scratch
 	lv       logView // the leader's, reused
 	end      uint64  // where the next record goes: the end of the last head
 	filled   uint64  // the file holds records or zeros up to here (prealloc.go)
@@ -119,11 +123,6 @@ type Store struct {
 	scratch  scratch // the leader's other reusable memory
 	failed   error   // set when a write or sync failed: refuse writes
 	closed   bool
-
-	// bg is the background fold running or done, not yet written
-	// (bgfold.go); bgScratch is the scratch the last one used, for the next.
-	bg        *bgFold
-	bgScratch *scratch
 
 	base      uint64     // where records begin: dataStartV2, or headerSize in version 1 files
 	ckpt      checkpoint // the newest checkpoint written (synced, or syncing with the last group)
