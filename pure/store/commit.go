@@ -3,7 +3,6 @@ package store
 import (
 	"errors"
 	"fmt"
-	"hash/crc32"
 )
 
 // written is a group a leader wrote: its members and, when something was
@@ -53,65 +52,14 @@ func (s *Store) writeGroup() written {
 	sc := &s.scratch
 	sc.reset()
 	defer sc.reset()
-	logging := s.logOK
-	buf, recStart := s.buf[:0], 0
-	// start is where the group's log record (or fold) begins: the end of
-	// the file, or past a background fold's nodes written first. The
-	// group's log record is laid over base, whose tree holds baseCount
-	// keys, with baseOv over it.
-	start, base, baseOv, baseCount := s.end, s.tip.root, s.ov, s.treeCountLocked()
-	var crcSeed uint32 // of the fold's nodes, which the head's data checksum covers first
-	bf := s.bg
-	if bf != nil && bf.ready() && logging {
-		// 1b. A background fold is done: write its nodes, then lay this
-		//     group's record over its tree, carrying the entries written
-		//     since its cut (bgfold.go).
-		if bf.f != s.f || s.ov == nil || bf.src != s.ov.tree {
-			s.dropBgFoldLocked() // stale: the tree changed under it
-			bf = nil
-		} else {
-			bf.relocate(s.end)
-			err := s.growMapLocked(s.end + uint64(len(bf.nodes)))
-			if err == nil {
-				err = s.preallocLocked(s.end + uint64(len(bf.nodes)))
-			}
-			if err == nil {
-				err = s.writeAt(bf.nodes, s.end)
-			}
-			if err != nil {
-				s.failed = fmt.Errorf("%w: %w", ErrWriteFailed, err)
-				failAll(batch, s.failed)
-				return written{batch: batch}
-			}
-			start = s.end + uint64(len(bf.nodes))
-			s.filled = max(s.filled, start) // the nodes are no zeros to write over
-			base, baseOv, baseCount = bf.root, nil, bf.count
-			crcSeed = checksum(bf.nodes)
-		}
-	} else {
-		bf = nil
-	}
 	d := s.m.data
 	lv := &s.lv
-	lv.reset(d, base, baseOv, start)
+	lv.reset(d, s.tip.root, s.ov, s.end)
 	defer lv.reset(nil, 0, nil, 0)
+	logging := s.logOK
+	buf, recStart := s.buf[:0], 0
 	if logging {
-		buf = startLogRecord(buf, base)
-	}
-	if bf != nil {
-		for _, e := range s.ov.ents {
-			if e < bf.cut {
-				continue // folded
-			}
-			k, del := logKey(d, e), logDeleted(d, e)
-			var val []byte
-			if !del {
-				val = leafVal(d, e)
-			}
-			buf, recStart = s.splitLogRecord(buf, recStart, start, len(k)+len(val))
-			lv.note(pending{key: k, off: start + uint64(len(buf)), rev: leafRev(d, e), del: del})
-			buf = appendLogEntry(buf, k, val, leafRev(d, e), del)
-		}
+		buf = startLogRecord(buf, s.tip.root)
 	}
 	// count is the new head's: in a version 3 file with log records, the
 	// version's keys, kept by looking up each key written (countAll); else
@@ -141,9 +89,14 @@ func (s *Store) writeGroup() written {
 					}
 				}
 				if logging {
-					buf, recStart = s.splitLogRecord(buf, recStart, start, len(k)+len(val))
+					if n := leafEntFixed + len(k) + len(val); len(buf)-recStart+n > maxLogRecord && len(buf)-recStart > logHdrSize {
+						endLogRecord(buf, recStart)
+						prev := s.end + uint64(recStart)
+						recStart = len(buf)
+						buf = startLogRecord(buf, prev)
+					}
 				}
-				lv.note(pending{key: k, off: start + uint64(len(buf)), rev: rev, del: w.del})
+				lv.note(pending{key: k, off: s.end + uint64(len(buf)), rev: rev, del: w.del})
 				if logging {
 					buf = appendLogEntry(buf, k, val, rev, w.del)
 				}
@@ -176,35 +129,21 @@ func (s *Store) writeGroup() written {
 	//    the edited nodes, children before parents and values before their
 	//    leaves, into the commit buffer that will be appended at the end
 	//    of the file.
-	//    In a file with a syncer the fold runs in the background instead
-	//    (bgfold.go): the group that passes the bounds starts it and stays
-	//    a log group, and so do the groups after it while it runs, up to
-	//    bgFoldSlack times the bounds.
 	var root uint64
 	var nov *overlay
 	nv := new(version)
-	fold, startBg := !logging, false
+	fold := !logging
 	if logging {
 		merged, heads, filter := lv.merged()
 		var ovBytes uint64
-		if baseOv != nil {
-			ovBytes = baseOv.bytes
+		if s.ov != nil {
+			ovBytes = s.ov.bytes
 		}
 		fold = len(merged) > s.foldAt || ovBytes+uint64(len(buf)) > foldBytes
-		if fold && s.bgFoldOK() {
-			switch {
-			case bf != nil:
-				fold = false // its tree is new; the next group starts the next fold
-			case s.bg == nil:
-				fold, startBg = false, true
-			default:
-				fold = len(merged) > bgFoldSlack*s.foldAt || ovBytes+uint64(len(buf)) > bgFoldSlack*foldBytes
-			}
-		}
 		if !fold {
 			endLogRecord(buf, recStart)
-			root = start + uint64(recStart)
-			nv.ovs = overlay{tree: treeRoot(base, baseOv), treeCount: baseCount, ents: merged, heads: heads, filter: filter, bytes: ovBytes + uint64(len(buf))}
+			root = s.end + uint64(recStart)
+			nv.ovs = overlay{tree: treeRoot(s.tip.root, s.ov), treeCount: s.treeCountLocked(), ents: merged, heads: heads, filter: filter, bytes: ovBytes + uint64(len(buf))}
 			nov = &nv.ovs
 			if s.countAll {
 				nov.keys.Store(count + 1)
@@ -238,7 +177,7 @@ func (s *Store) writeGroup() written {
 			return written{batch: batch}
 		}
 		count = t.count // exact: the fold knows which puts insert and which deletes remove
-		sp := spiller{t: t, buf: buf[:0], base: start, nodeSize: s.nodeSize, sc: sc}
+		sp := spiller{t: t, buf: buf[:0], base: s.end, nodeSize: s.nodeSize, sc: sc}
 		root = sp.spillRoot()
 		buf = sp.buf
 	}
@@ -246,13 +185,13 @@ func (s *Store) writeGroup() written {
 	// 5. Build the head: it names the new root and the previous head, and
 	//    its data checksum covers every record appended since that head.
 	h := head{
-		off:     start + uint64(len(buf)),
+		off:     s.end + uint64(len(buf)),
 		seq:     s.tip.seq + 1,
 		rev:     rev,
 		root:    root,
 		prev:    s.tip.off,
 		count:   count,
-		dataCRC: crc32.Update(crcSeed, castagnoli, buf),
+		dataCRC: checksum(buf),
 	}
 	w := written{batch: batch, f: s.f, slot: -1, hoff: h.off}
 	hb, sb := &sc.head, &s.ckptBuf // the leader's; a ready group gets copies
@@ -272,7 +211,7 @@ func (s *Store) writeGroup() written {
 		err = s.preallocLocked(end)
 	}
 	if err == nil {
-		err = s.writeAt(buf, start)
+		err = s.writeAt(buf, s.end)
 	}
 	s.buf, s.bufPeak = keepBuf(buf, s.bufPeak), nextPeak(s.bufPeak, len(buf))
 	if err == nil && s.checkpointDueLocked() {
@@ -337,12 +276,6 @@ func (s *Store) writeGroup() written {
 		s.ckpt = checkpoint{slot: w.slot, h: s.tip}
 	}
 	s.end, s.tip, s.ov = end, h, nov
-	if bf != nil {
-		s.bg, s.bgScratch = nil, bf.sc // integrated
-	}
-	if startBg {
-		s.bg = s.startBgFold(nov, end)
-	}
 	s.noteGrowthLocked()
 	s.releaseColdLocked()
 	return w
@@ -538,17 +471,4 @@ func (s *Store) writableLocked() error {
 		return s.failed
 	}
 	return nil
-}
-
-// splitLogRecord ends the log record at buf[recStart:] and starts the next
-// one, laid over it, if an entry of n key and value bytes would take it
-// past maxLogRecord; the group's records start at file offset start.
-func (s *Store) splitLogRecord(buf []byte, recStart int, start uint64, n int) ([]byte, int) {
-	if len(buf)-recStart+leafEntFixed+n > maxLogRecord && len(buf)-recStart > logHdrSize {
-		endLogRecord(buf, recStart)
-		prev := start + uint64(recStart)
-		recStart = len(buf)
-		buf = startLogRecord(buf, prev)
-	}
-	return buf, recStart
 }

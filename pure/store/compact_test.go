@@ -212,12 +212,10 @@ func TestOpen_RemovesLeftoverCompaction(t *testing.T) {
 
 // TestCompact_CloseDuringCopy closes the store while a compaction copies:
 // Close waits for it to give up, its new file is removed, and the file
-// reopens with everything. Folds are inline, so that the tree holds more
-// than the 1 MiB a compaction copies between looks at Close (a background
-// fold may still hold a third of the keys in log records).
+// reopens with everything.
 func TestCompact_CloseDuringCopy(t *testing.T) {
 	path := tempPath(t)
-	s := mustOpen(t, path, &Options{AutoCompact: -1, noBgFold: true})
+	s := mustOpen(t, path, &Options{AutoCompact: -1})
 	for i := range 3000 {
 		if i%500 == 0 {
 			tx, _ := s.Begin()

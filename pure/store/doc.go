@@ -28,7 +28,6 @@
 //	tx.go          transactions, revisions and conflicts
 //	group.go       group commit: queue, leader hand-off, pipeline, gathering
 //	commit.go      one group's write and its sync, in numbered steps
-//	bgfold.go      folds run in a goroutine of their own, written by a later group
 //	prealloc.go    zeros written ahead of the end, so syncs skip metadata
 //	checkpoint.go  checkpoint slots: a synced head that recovery starts from
 //	recover.go     finding the last valid head when opening
@@ -143,21 +142,6 @@
 // names the new tree. A leaf and its path are so copied once per fold
 // instead of once per group. Options.FoldEntries -1 makes every commit a
 // tree commit.
-//
-// In a file of version 4 (with its syncer) the fold runs in the
-// background instead (bgfold.go): the group that passes the bound starts
-// a goroutine that applies its version's overlay to the tree in memory and
-// lays the edited nodes out at an offset no file reaches, while the next
-// groups go on appending log records over the old chain (up to four times
-// the bounds; past that a group folds as above). The first group whose
-// leader finds the fold done writes its nodes at the end of the file,
-// moving their offsets there, and lays its log record over the new tree:
-// first a copy of every overlay entry written since the fold began, then
-// its own writes. Its head covers the nodes and the record like any
-// group's records, so the version's overlay holds only entries newer than
-// its tree. At 64 writers a fold held the commit leader for about 0.7 ms,
-// with the disk idle (probe 931). A fold whose tree is no longer the tip's
-// (a fold inline or a compaction came between) is dropped.
 //
 // # Checkpoints
 //

@@ -81,23 +81,15 @@ func (f *faultFile) Truncate(size int64) error {
 // Each runs with tree commits (fold -1), with log records folded every
 // few commits (2) and with the default fold (no fold in the test's
 // commits).
-//
-// With bg, the failing commit is the one that writes a background fold's
-// nodes before its records (bgfold.go): one more failure point.
 func TestFault_CommitPath(t *testing.T) {
 	for _, every := range []int64{-1, 1} {
 		for _, fold := range []int{-1, 2, 0} {
-			for _, bg := range []bool{false, true} {
-				if bg && fold != 2 {
-					continue
+			t.Run(fmt.Sprint("checkpoint-every=", every, "/fold=", fold), func(t *testing.T) {
+				points := faultCommitPath(t, every, fold)
+				if want := 3 + btoi(every > 0); points != want {
+					t.Fatalf("commit path has %d failure points, want %d (records, head, [checkpoint,] sync)", points, want)
 				}
-				t.Run(fmt.Sprint("checkpoint-every=", every, "/fold=", fold, "/bg=", bg), func(t *testing.T) {
-					points := faultCommitPath(t, every, fold, bg)
-					if want := 3 + btoi(every > 0) + btoi(bg); points != want {
-						t.Fatalf("commit path has %d failure points, want %d ([fold nodes,] records, head, [checkpoint,] sync)", points, want)
-					}
-				})
-			}
+			})
 		}
 	}
 }
@@ -111,13 +103,13 @@ func btoi(b bool) int {
 
 // faultCommitPath fails each file operation of a commit in turn and
 // returns how many there were.
-func faultCommitPath(t *testing.T, every int64, fold int, bg bool) int {
+func faultCommitPath(t *testing.T, every int64, fold int) int {
 	for n := 1; ; n++ {
 		path := tempPath(t)
 		var ff *faultFile
 		// No preallocation: the big commit below passes preallocFrom, and
 		// the zeros it would write are not part of the path counted here.
-		opts := &Options{Strict: true, nodeSize: 256, ckptEvery: every, FoldEntries: fold, noPrealloc: true, noBgFold: !bg, WrapFile: func(f File) File {
+		opts := &Options{Strict: true, nodeSize: 256, ckptEvery: every, FoldEntries: fold, noPrealloc: true, WrapFile: func(f File) File {
 			ff = &faultFile{File: f}
 			return ff
 		}}
@@ -127,13 +119,6 @@ func faultCommitPath(t *testing.T, every int64, fold int, bg bool) int {
 			k, v := key(i), fmt.Sprint("v", i)
 			put(t, s, k, v)
 			acked[k] = v
-		}
-		if bg {
-			for i := 100; !bgFoldDone(s); i++ {
-				k := key(i)
-				put(t, s, k, "x")
-				acked[k] = "x"
-			}
 		}
 		big := strings.Repeat("B", 5000)
 		ff.arm(n)

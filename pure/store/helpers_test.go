@@ -101,16 +101,3 @@ func contents(t testing.TB, s *Store) map[string]string {
 func isConflict(err error) bool { return errors.Is(err, ErrConflict) }
 
 func key(i int) string { return fmt.Sprintf("key-%06d", i) }
-
-// bgFoldDone reports whether a background fold was started, waiting until
-// it is done if so (the next commit then writes it).
-func bgFoldDone(s *Store) bool {
-	s.wmu.Lock()
-	b := s.bg
-	s.wmu.Unlock()
-	if b == nil {
-		return false
-	}
-	<-b.done
-	return true
-}

@@ -73,9 +73,6 @@ type Options struct {
 	// noPrealloc turns preallocation off (tests that count a commit's file
 	// operations).
 	noPrealloc bool
-	// noBgFold makes every fold inline, in the group that passes the
-	// bounds, as in RAM mode (tests comparing the two).
-	noBgFold bool
 }
 
 // Store is an open tree store: one file holding a copy-on-write B+tree of
@@ -110,10 +107,6 @@ type Store struct {
 	// writes to keep the count (headCountsTree).
 	countAll bool
 	foldAt   int     // fold once the overlay would hold more keys than this
-	// bg is the background fold running or done, not yet written
-	// (bgfold.go); bgScratch is the scratch the last one used, for the next.
-	bg        *bgFold
-	bgScratch *scratch
 	lv       logView // the leader's, reused
 	end      uint64  // where the next record goes: the end of the last head
 	filled   uint64  // the file holds records or zeros up to here (prealloc.go)
@@ -148,9 +141,6 @@ type Store struct {
 	// testHookBeforeApply, when set, runs in the commit leader after it
 	// took its group and before it applies it (tests pause publishing).
 	testHookBeforeApply func()
-	// testHookBgFold, when set, runs in a background fold's goroutine
-	// before it folds (tests hold a fold).
-	testHookBgFold func()
 	// testHookCompact, when set, runs as an online compaction passes each
 	// of its steps (compactHook).
 	testHookCompact func(step string)

@@ -19,24 +19,16 @@ func TestTornTail_Recovery(t *testing.T) {
 	seed := testSeed(t)
 	for _, every := range []int64{-1, 1} {
 		// Tree commits (fold -1); log records, the torn commit a fold or
-		// not (3); log records that never fold here (0, the default); and
-		// (bg) in version 4 files the torn commit always the one that
-		// writes a background fold's nodes and carries the entries
-		// written since (bgfold.go).
+		// not (3); log records that never fold here (0, the default).
 		for _, fold := range []int{-1, 3, 0} {
-			for _, bg := range []bool{false, true} {
-				if bg && fold != 3 {
-					continue
-				}
-				t.Run(fmt.Sprint("checkpoint-every=", every, "/fold=", fold, "/bg=", bg), func(t *testing.T) {
-					testTornTail(t, rand.New(rand.NewPCG(seed, 3)), every, fold, bg)
-				})
-			}
+			t.Run(fmt.Sprint("checkpoint-every=", every, "/fold=", fold), func(t *testing.T) {
+				testTornTail(t, rand.New(rand.NewPCG(seed, 3)), every, fold)
+			})
 		}
 	}
 }
 
-func testTornTail(t *testing.T, rng *rand.Rand, every int64, fold int, bg bool) {
+func testTornTail(t *testing.T, rng *rand.Rand, every int64, fold int) {
 	dir := t.TempDir()
 	const bases, trials = 10, 100
 	for b := range bases {
@@ -54,21 +46,6 @@ func testTornTail(t *testing.T, rng *rand.Rand, every int64, fold int, bg bool) 
 		var goodEnd uint64
 		commits := 2 + rng.IntN(4)
 		for c := range commits {
-			if c == commits-1 && bg && version == formatVersion {
-				// Commit until a background fold runs, and wait for it:
-				// the torn commit below writes it.
-				for i := 0; !bgFoldDone(s); i++ {
-					tx, _ := s.Begin()
-					for j := range 4 {
-						k, v := fmt.Sprintf("z%03d-%d", i, j), "zz"
-						tx.Put([]byte(k), []byte(v), Any)
-						model[k] = v
-					}
-					if _, err := tx.Commit(); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
 			if c == commits-1 {
 				good, _ = os.ReadFile(path)
 				goodModel = cloneModel(model)
