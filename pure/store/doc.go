@@ -211,8 +211,8 @@
 // or read revisions are stale (against the last written version and the
 // transactions before it in the group). Groups are pipelined: while the
 // previous group's sync is in flight, the leader keeps taking and applying
-// what queues, and once its group is half as large as the group synced
-// last, it closes it and appends its records, without their head. The head is
+// what queues, and once its group is as large as the group synced last,
+// it closes it and appends its records, without their head. The head is
 // written only after the previous group's sync returned: by the leader
 // itself if that sync had already returned (the inline path, the only one
 // a lone writer takes), else by the store's syncer goroutine, which, the

@@ -44,11 +44,10 @@ import (
 //
 // Closing a group while a sync is in flight: the members of the group
 // synced before the one in flight were woken when its sync started, and
-// come back to commit again during it; once the gathering group is half
-// as large as that group (pipeTarget), it closes and is written, ready for
-// the moment the sync returns, and the rest gather into the next group.
-// If it does not grow that large, it closes when the sync returns, as on
-// the inline path.
+// come back to commit again during it; so once the gathering group is as
+// large as that group (lastSynced), it closes and is written, ready for
+// the moment the sync returns. If it does not grow that large, it closes
+// when the sync returns, as on the inline path.
 //
 // Gathering: when the disk is idle and the last group had more than one
 // member (writers are committing together), the leader waits up to
@@ -195,8 +194,7 @@ type gathering struct {
 // ends or the syncer takes the ready group. It returns false, adding
 // nothing, once the group is closed: no sync is in flight and the
 // gathering wait does not apply (inline), or a sync is in flight, no group
-// is ready and this one is half as large as the group synced last
-// (pipelined: pipeTarget).
+// is ready and this one is as large as the group synced last (pipelined).
 func (s *Store) gatherMore(batch []*Tx, gs *gathering) ([]*Tx, bool) {
 	g := &s.g
 	g.mu.Lock()
@@ -216,7 +214,7 @@ func (s *Store) gatherMore(batch []*Tx, gs *gathering) ([]*Tx, bool) {
 			}
 			return batch, false
 		}
-		if g.syncing && g.kick != nil && g.ready == nil && len(batch) >= g.pipeTarget() {
+		if g.syncing && g.kick != nil && g.ready == nil && len(batch) >= max(g.lastSynced, 1) {
 			return batch, false
 		}
 		var expire <-chan time.Time
@@ -227,7 +225,7 @@ func (s *Store) gatherMore(batch []*Tx, gs *gathering) ([]*Tx, bool) {
 			}
 			expire = gs.timer.C
 		} else {
-			need = g.pipeTarget() - len(batch) // the pipelined group's size
+			need = max(g.lastSynced, 1) - len(batch) // the pipelined group's size
 		}
 		// Woken by the syncer when the sync returns, by the timer, or by
 		// the committer that brings the queue to pokeAt.
@@ -257,13 +255,6 @@ func (g *group) idleTarget() int {
 		return (g.recent + 1) / 2
 	}
 	return g.recent
-}
-
-// pipeTarget is the size at which a group gathering while a sync is in
-// flight closes and is left ready for the syncer: half the group synced
-// last. The caller holds g.mu.
-func (g *group) pipeTarget() int {
-	return max((g.lastSynced+1)/2, 1)
 }
 
 // halfGroups is the least last group that is halved while the disk is
