@@ -325,16 +325,15 @@ func (s *Store) syncInline(w written) {
 	}
 	g.mu.Unlock()
 
-	// Wake the members, then the next group's leader or the syncer: it is
-	// woken last, so the scheduler runs it next rather than behind every
-	// member.
-	for _, tx := range w.batch[1:] {
-		tx.wake <- false
-	}
+	// Kick the syncer (or poke the gathering leader) first, so that the
+	// next head and sync do not wait for a wake-up per member.
 	if handoff {
 		g.kick <- struct{}{} // the syncer is idle: only the owner of the sync kicks it
 	} else {
 		g.poke()
+	}
+	for _, tx := range w.batch[1:] {
+		tx.wake <- false
 	}
 }
 
