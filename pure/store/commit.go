@@ -325,23 +325,23 @@ func (s *Store) syncInline(w written) {
 	}
 	g.mu.Unlock()
 
-	// Wake the members, then the next group's leader or the syncer: it is
-	// woken last, so the scheduler runs it next rather than behind every
-	// member.
-	for _, tx := range w.batch[1:] {
-		tx.wake <- false
-	}
+	// Kick the syncer (or poke the gathering leader) first, so that the
+	// next head and sync do not wait for a wake-up per member.
 	if handoff {
 		g.kick <- struct{}{} // the syncer is idle: only the owner of the sync kicks it
 	} else {
 		g.poke()
 	}
+	for _, tx := range w.batch[1:] {
+		tx.wake <- false
+	}
 }
 
 // syncLoop is the syncer: each time it is kicked, it writes the head of
-// the ready group and syncs it, publishes it and wakes its members, and
-// goes on with the next ready group until none is ready when a sync
-// returns. It ends when Close closes the kick channel.
+// the ready group and syncs it, publishes it and wakes the group's leader
+// (which wakes the members), and goes on with the next ready group until
+// none is ready when a sync returns. It ends when Close closes the kick
+// channel.
 func (s *Store) syncLoop() {
 	g := &s.g
 	for range g.kick {
@@ -383,10 +383,9 @@ func (s *Store) syncLoop() {
 			}
 			g.mu.Unlock()
 
-			// 3. Wake the members, the leader last: it recycles the batch.
-			for _, tx := range w.batch[1:] {
-				tx.wake <- false
-			}
+			// 3. Wake the group's leader, which wakes its members: one
+			//    send here, so the next ready group's head and sync follow
+			//    at once instead of after a wake-up per member.
 			w.batch[0].wake <- false
 		}
 	}

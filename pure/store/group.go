@@ -25,7 +25,9 @@ import (
 //     head not) for the syncer, hands the leadership on and sleeps like a
 //     member. The syncer is a goroutine of the store: when the sync in
 //     flight returns, it writes the ready group's head and syncs it at
-//     once, publishes it and wakes its members, and goes on while groups
+//     once, publishes it and wakes the group's leader (which wakes the
+//     members, so the syncer's next head and sync wait for one wake-up,
+//     not one per member), and goes on while groups
 //     keep being ready, so under load the disk is never left idle waiting
 //     for a leader to be scheduled.
 //
@@ -147,7 +149,10 @@ func (s *Store) lead() {
 
 	switch {
 	case w.queued:
-		<-w.batch[0].wake // the syncer wakes the leader last, once done with the batch
+		<-w.batch[0].wake // the syncer is done with the batch: wake the members
+		for _, tx := range w.batch[1:] {
+			tx.wake <- false
+		}
 	case w.v != nil:
 		s.syncInline(w) // wakes the members
 	default:
