@@ -1,8 +1,8 @@
 package app
 
 import (
-	"errors"
 	"cmp"
+	"errors"
 	"fmt"
 	"slices"
 
