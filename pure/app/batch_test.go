@@ -288,8 +288,9 @@ func TestTurn_TableByBuiltName(t *testing.T) {
 	r.turn.Table(string([]byte("nope")))
 }
 
-// TestStage_StoreKeyOrder: stage's order of rows (cmpStaged, with the
-// tables' ranks set by load) is the order of their store keys, for
+// TestStage_StoreKeyOrder: stage's order of rows (sortStaged and
+// cmpStaged, with the tables' ranks set by load) is the order of their
+// store keys, with tables of few rows and of more than insertionMax, for
 // tables whose names are prefixes of each other or differ in '-' and '_',
 // and keys that are prefixes of each other, share their first 16 bytes
 // or are shorter than 8.
@@ -310,7 +311,7 @@ func TestStage_StoreKeyOrder(t *testing.T) {
 	stems := []string{"", "x", "0123456789abcdef", "0123456789abcdefg", "0123456789abcdeg"}
 	for round := range 50 {
 		var rows []staged
-		for range 40 {
+		for range 1 + rng.IntN(40) + round%2*rng.IntN(300) { // some rounds over insertionMax rows a table
 			k := stems[rng.IntN(len(stems))]
 			for range rng.IntN(4) {
 				k += string(rune('a' + rng.IntN(3)))
@@ -321,8 +322,8 @@ func TestStage_StoreKeyOrder(t *testing.T) {
 			h, tl := heads(k)
 			rows = append(rows, staged{tb: r.tables[rng.IntN(len(r.tables))], r: &row{key: k}, h: h, t: tl})
 		}
-		got := slices.Clone(rows)
-		slices.SortStableFunc(got, cmpStaged)
+		sb := stageBuf{rows: slices.Clone(rows)}
+		got := sb.sortStaged()
 		want := slices.Clone(rows)
 		slices.SortStableFunc(want, func(x, y staged) int {
 			return strings.Compare(x.tb.prefix+x.r.key, y.tb.prefix+y.r.key)

@@ -334,7 +334,9 @@ func rollback(log *[]undo, mark int) {
 // stageBuf is stage's scratch, kept from save to save.
 type stageBuf struct {
 	deleted    map[undoKey]bool // keys this save deletes
-	rows       []staged         // this save's writes, then sorted
+	rows       []staged         // this save's writes, in the log's order
+	sorted     []staged         // rows in store-key order
+	starts     []int            // per table rank: where its rows start in sorted
 	kbuf, vbuf []byte
 }
 
@@ -376,7 +378,7 @@ func cmpStaged(a, b staged) int {
 func stage(tx *store.Tx, log []undo, epoch uint64, sb *stageBuf) error {
 	clear(sb.deleted)
 	sb.rows = sb.rows[:0]
-	for i := len(log) - 1; i >= 0; i-- {
+	for i := range log {
 		u := &log[i]
 		r, tb := u.r, u.tb
 		if r.staged == epoch {
@@ -393,8 +395,7 @@ func stage(tx *store.Tx, log []undo, epoch uint64, sb *stageBuf) error {
 		h, t := heads(r.key)
 		sb.rows = append(sb.rows, staged{tb, r, h, t})
 	}
-	slices.SortFunc(sb.rows, cmpStaged)
-	for _, s := range sb.rows {
+	for _, s := range sb.sortStaged() {
 		r, tb := s.r, s.tb
 		sb.kbuf = append(append(sb.kbuf[:0], tb.prefix...), r.key...)
 		var err error
@@ -409,5 +410,54 @@ func stage(tx *store.Tx, log []undo, epoch uint64, sb *stageBuf) error {
 		}
 	}
 	clear(sb.rows) // let the rows go: a deleted row may be garbage
+	clear(sb.sorted)
 	return nil
 }
+
+// sortStaged returns sb.rows in store-key order (cmpStaged): placed by
+// their tables' ranks (a counting sort, keeping the log's order within a
+// table), then each table's sorted, by insertion when it has few rows
+// (a transaction's rows of one table are few, and often in order
+// already: a New-Order's lines, a Delivery's orders), else by
+// slices.SortFunc.
+func (sb *stageBuf) sortStaged() []staged {
+	nb := 0
+	for i := range sb.rows {
+		nb = max(nb, sb.rows[i].tb.rank+1)
+	}
+	st := slices.Grow(sb.starts[:0], nb+1)[:nb+1]
+	clear(st)
+	for i := range sb.rows {
+		st[sb.rows[i].tb.rank+1]++
+	}
+	for i := 1; i <= nb; i++ {
+		st[i] += st[i-1]
+	}
+	n := len(sb.rows)
+	out := slices.Grow(sb.sorted[:0], n)[:n]
+	for _, s := range sb.rows {
+		out[st[s.tb.rank]] = s
+		st[s.tb.rank]++
+	}
+	// st[k] is now where rank k's rows end
+	lo := 0
+	for k := range nb {
+		hi := st[k]
+		if b := out[lo:hi]; len(b) > insertionMax {
+			slices.SortFunc(b, cmpStaged)
+		} else {
+			for i := 1; i < len(b); i++ {
+				for j := i; j > 0 && cmpStaged(b[j], b[j-1]) < 0; j-- {
+					b[j], b[j-1] = b[j-1], b[j]
+				}
+			}
+		}
+		lo = hi
+	}
+	sb.starts, sb.sorted = st, out
+	return out
+}
+
+// insertionMax is the most rows of one table sortStaged sorts by
+// insertion.
+const insertionMax = 32
