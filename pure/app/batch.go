@@ -66,7 +66,7 @@ func (r *Runtime) save() error {
 		return err
 	}
 	r.epoch++
-	r.kbuf, r.vbuf, err = stage(tx, r.log, r.epoch, r.seen, r.kbuf, r.vbuf)
+	err = stage(tx, r.log, r.epoch, &r.stg)
 	if err != nil {
 		tx.Rollback()
 		return err

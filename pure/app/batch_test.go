@@ -287,3 +287,51 @@ func TestTurn_TableByBuiltName(t *testing.T) {
 	}()
 	r.turn.Table(string([]byte("nope")))
 }
+
+// TestStage_StoreKeyOrder: stage's order of rows (sortStaged and
+// cmpStaged, with the tables' ranks set by load) is the order of their
+// store keys, with tables of few rows and of more than insertionMax, for
+// tables whose names are prefixes of each other or differ in '-' and '_',
+// and keys that are prefixes of each other, share their first 16 bytes
+// or are shorter than 8.
+func TestStage_StoreKeyOrder(t *testing.T) {
+	seed := uint64(11)
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, seed))
+	st, _ := store.OpenRAM(nil)
+	defer st.Close()
+	tab := func(name string) Table {
+		return Table{Name: name, Key: "k", Columns: []Field{{Name: "n", Type: Int}}}
+	}
+	a := App{Name: "o", Table: tab("ab"), Tables: []Table{tab("a"), tab("a-b"), tab("a_b"), tab("b"), tab("a0")}}
+	r, err := load(st, a, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stems := []string{"", "x", "0123456789abcdef", "0123456789abcdefg", "0123456789abcdeg"}
+	for round := range 50 {
+		var rows []staged
+		for range 1 + rng.IntN(40) + round%2*rng.IntN(300) { // some rounds over insertionMax rows a table
+			k := stems[rng.IntN(len(stems))]
+			for range rng.IntN(4) {
+				k += string(rune('a' + rng.IntN(3)))
+			}
+			if k == "" {
+				k = "z"
+			}
+			h, tl := heads(k)
+			rows = append(rows, staged{tb: r.tables[rng.IntN(len(r.tables))], r: &row{key: k}, h: h, t: tl})
+		}
+		sb := stageBuf{rows: slices.Clone(rows)}
+		got := sb.sortStaged()
+		want := slices.Clone(rows)
+		slices.SortStableFunc(want, func(x, y staged) int {
+			return strings.Compare(x.tb.prefix+x.r.key, y.tb.prefix+y.r.key)
+		})
+		for i := range got {
+			if gk, wk := got[i].tb.prefix+got[i].r.key, want[i].tb.prefix+want[i].r.key; gk != wk {
+				t.Fatalf("round %d: row %d is %q, want %q", round, i, gk, wk)
+			}
+		}
+	}
+}

@@ -28,17 +28,34 @@ func (tb *table) encode(b []byte, r *row) []byte {
 	return b
 }
 
-func (tb *table) decode(key string, b []byte) (*row, error) {
+// decode returns the row of key (its bytes after the table's prefix)
+// with the record value b. The row's key and its Text columns are cut
+// from one string holding key and b: one allocation per row instead of
+// one per column and one for the key, so a loaded table is fewer objects
+// for the collector to mark (a TPC-C stock row 3 instead of 14), and a
+// save that encodes the row again reads its texts from adjacent cache
+// lines.
+func (tb *table) decode(key, b []byte) (*row, error) {
 	bad := func(what string) error {
-		return fmt.Errorf("record %q: %s; the table's columns changed or the store is damaged", tb.prefix+key, what)
+		return fmt.Errorf("record %q: %s; the table's columns changed or the store is damaged", tb.prefix+string(key), what)
 	}
 	if len(b) == 0 || b[0] != recordFormat {
 		return nil, bad("unknown record format")
 	}
+	var all string
+	if len(tb.ints) < len(tb.cols)-1 {
+		var sb strings.Builder
+		sb.Grow(len(key) + len(b))
+		sb.Write(key)
+		sb.Write(b)
+		all = sb.String()
+	} else {
+		all = string(key)
+	}
 	b = b[1:]
-	r := &row{key: key, vals: make([]value, len(tb.cols)-1), live: true}
+	r := &row{key: all[:len(key)], vals: make([]value, len(tb.cols)-1), live: true}
 	for i := range r.vals {
-		if tb.cols[i+1].Type == Int {
+		if tb.isInt[i] {
 			v, n := binary.Varint(b)
 			if n <= 0 {
 				return nil, bad(fmt.Sprintf("column %q is not a varint", tb.cols[i+1].Name))
@@ -49,7 +66,8 @@ func (tb *table) decode(key string, b []byte) (*row, error) {
 			if n <= 0 || l > uint64(len(b)-n) {
 				return nil, bad(fmt.Sprintf("column %q has a bad length", tb.cols[i+1].Name))
 			}
-			r.vals[i].s, b = string(b[n:n+int(l)]), b[n+int(l):]
+			at := len(all) - len(b) + n // b is all's tail
+			r.vals[i].s, b = all[at:at+int(l)], b[n+int(l):]
 		}
 	}
 	if len(b) != 0 {
@@ -66,7 +84,7 @@ func (tb *table) load(sn *store.Snapshot) error {
 	var err error
 	sn.Range(from, to, func(k, v []byte, _ uint64) bool {
 		var r *row
-		r, err = tb.decode(string(k[len(tb.prefix):]), v)
+		r, err = tb.decode(k[len(tb.prefix):], v)
 		if err != nil {
 			return false
 		}

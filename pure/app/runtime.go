@@ -3,6 +3,8 @@ package app
 import (
 	"fmt"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -69,10 +71,8 @@ type Runtime struct {
 	one   [1]*Call // Do's batch
 	batch []*Call
 	turn  Turn
-	seen  map[undoKey]bool // keys stage deleted
-	epoch uint64           // saves staged: stage's epoch
-	kbuf  []byte
-	vbuf  []byte
+	epoch uint64   // saves staged: stage's epoch
+	stg   stageBuf // stage's scratch
 
 	batches, saves, failed, inputs, views atomic.Uint64
 	busy                                  atomic.Int64 // nanoseconds
@@ -106,7 +106,7 @@ func load(st *store.Store, a App, opts Options) (*Runtime, error) {
 	r := &Runtime{
 		st: st, app: c, opts: opts,
 		wake: make(chan struct{}, 1), stopped: make(chan struct{}),
-		seen: map[undoKey]bool{},
+		stg: stageBuf{deleted: map[undoKey]bool{}},
 	}
 	sn, err := st.Snapshot()
 	if err != nil {
@@ -122,6 +122,10 @@ func load(st *store.Store, a App, opts Options) (*Runtime, error) {
 	sn.Release()
 	if err != nil {
 		return nil, fmt.Errorf("app %q: loading the tables: %w", a.Name, err)
+	}
+	byPrefix := slices.SortedFunc(slices.Values(r.tables), func(a, b *table) int { return strings.Compare(a.prefix, b.prefix) })
+	for i, tb := range byPrefix {
+		tb.rank = i
 	}
 	for _, tb := range r.tables {
 		tab := Tab{t: &r.turn, tb: tb}

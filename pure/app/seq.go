@@ -1,6 +1,10 @@
 package app
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+	"strings"
+)
 
 // seq is an ordered sequence of entries by key: a table's rows (the key
 // is the record's key) or an index's entries (the key is the index key).
@@ -136,6 +140,14 @@ func tailLess(a, b string) bool {
 		return len(a) < len(b) // the shorter is a prefix of the longer
 	}
 	return a[16:] < b[16:] // their first 16 bytes are equal
+}
+
+// cmpTail compares keys a and b of equal heads as strings.Compare does.
+func cmpTail(a, b string) int {
+	if len(a) <= 16 || len(b) <= 16 {
+		return cmp.Compare(len(a), len(b)) // the shorter is a prefix of the longer
+	}
+	return strings.Compare(a[16:], b[16:]) // their first 16 bytes are equal
 }
 
 // tailEqual reports whether a == b for keys of equal heads.

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -174,6 +175,7 @@ type table struct {
 	ints     []int   // the Int columns' indexes among a row's values
 	isInt    []bool  // per value of a row: an Int column's
 	log      *[]undo // the app's undo log: changes since the last save
+	rank     int     // the place of prefix among the app's tables' prefixes, in order (stage sorts by it)
 	scanning int     // scans running: writing now is a bug in the app
 }
 
@@ -329,16 +331,54 @@ func rollback(log *[]undo, mark int) {
 	*log = l[:mark]
 }
 
+// stageBuf is stage's scratch, kept from save to save.
+type stageBuf struct {
+	deleted    map[undoKey]bool // keys this save deletes
+	rows       []staged         // this save's writes, in the log's order
+	sorted     []staged         // rows in store-key order
+	starts     []int            // per table rank: where its rows start in sorted
+	kbuf, vbuf []byte
+}
+
+// staged is a row stage writes: its current values, or a delete of its
+// key if it is dead.
+type staged struct {
+	tb   *table
+	r    *row
+	h, t uint64 // heads(r.key), for sorting
+}
+
+// cmpStaged orders staged rows as their store keys (a table's prefix,
+// then the row's key): by the tables' ranks, then by the keys' heads,
+// then by the keys.
+func cmpStaged(a, b staged) int {
+	switch {
+	case a.tb != b.tb:
+		return a.tb.rank - b.tb.rank
+	case a.h != b.h:
+		return cmp.Compare(a.h, b.h)
+	case a.t != b.t:
+		return cmp.Compare(a.t, b.t)
+	}
+	return cmpTail(a.r.key, b.r.key)
+}
+
 // stage writes every record changed since the last save into tx, once
-// each, with its current value; scratch buffers are reused. epoch numbers
-// this save (it grows from save to save). A log entry's row holds its
-// key's current values while it is live, so each row is written once
+// each, with its current value; scratch buffers are reused (sb). epoch
+// numbers this save (it grows from save to save). A log entry's row holds
+// its key's current values while it is live, so each row is written once
 // (row.staged = epoch) whatever the number of its entries; a dead row's
 // key is deleted unless the key has a live row now (a newer row, written
-// as such) or was deleted already by this save (deleted, cleared here).
-func stage(tx *store.Tx, log []undo, epoch uint64, deleted map[undoKey]bool, kbuf, vbuf []byte) ([]byte, []byte, error) {
-	clear(deleted)
-	for i := len(log) - 1; i >= 0; i-- {
+// as such) or was deleted already by this save (sb.deleted, cleared
+// here). The rows are written in the store's key order (a table's prefix,
+// by its rank, then the row's key; no table's prefix is a prefix of
+// another's, as table names have no '/'), so that each write lands after the
+// transaction's last instead of being searched for and inserted among
+// them.
+func stage(tx *store.Tx, log []undo, epoch uint64, sb *stageBuf) error {
+	clear(sb.deleted)
+	sb.rows = sb.rows[:0]
+	for i := range log {
 		u := &log[i]
 		r, tb := u.r, u.tb
 		if r.staged == epoch {
@@ -347,22 +387,77 @@ func stage(tx *store.Tx, log []undo, epoch uint64, deleted map[undoKey]bool, kbu
 		r.staged = epoch
 		if !r.live {
 			k := undoKey{tb, r.key}
-			if deleted[k] || tb.byKey.get(r.key) != nil {
+			if sb.deleted[k] || tb.byKey.get(r.key) != nil {
 				continue
 			}
-			deleted[k] = true
+			sb.deleted[k] = true
 		}
-		kbuf = append(append(kbuf[:0], tb.prefix...), r.key...)
+		h, t := heads(r.key)
+		sb.rows = append(sb.rows, staged{tb, r, h, t})
+	}
+	for _, s := range sb.sortStaged() {
+		r, tb := s.r, s.tb
+		sb.kbuf = append(append(sb.kbuf[:0], tb.prefix...), r.key...)
 		var err error
 		if r.live {
-			vbuf = tb.encode(vbuf[:0], r)
-			err = tx.Put(kbuf, vbuf, store.Any)
+			sb.vbuf = tb.encode(sb.vbuf[:0], r)
+			err = tx.Put(sb.kbuf, sb.vbuf, store.Any)
 		} else {
-			err = tx.Delete(kbuf, store.Any)
+			err = tx.Delete(sb.kbuf, store.Any)
 		}
 		if err != nil {
-			return kbuf, vbuf, fmt.Errorf("staging key %q of table %q: %w", r.key, tb.name, err)
+			return fmt.Errorf("staging key %q of table %q: %w", r.key, tb.name, err)
 		}
 	}
-	return kbuf, vbuf, nil
+	clear(sb.rows) // let the rows go: a deleted row may be garbage
+	clear(sb.sorted)
+	return nil
 }
+
+// sortStaged returns sb.rows in store-key order (cmpStaged): placed by
+// their tables' ranks (a counting sort, keeping the log's order within a
+// table), then each table's sorted, by insertion when it has few rows
+// (a transaction's rows of one table are few, and often in order
+// already: a New-Order's lines, a Delivery's orders), else by
+// slices.SortFunc.
+func (sb *stageBuf) sortStaged() []staged {
+	nb := 0
+	for i := range sb.rows {
+		nb = max(nb, sb.rows[i].tb.rank+1)
+	}
+	st := slices.Grow(sb.starts[:0], nb+1)[:nb+1]
+	clear(st)
+	for i := range sb.rows {
+		st[sb.rows[i].tb.rank+1]++
+	}
+	for i := 1; i <= nb; i++ {
+		st[i] += st[i-1]
+	}
+	n := len(sb.rows)
+	out := slices.Grow(sb.sorted[:0], n)[:n]
+	for _, s := range sb.rows {
+		out[st[s.tb.rank]] = s
+		st[s.tb.rank]++
+	}
+	// st[k] is now where rank k's rows end
+	lo := 0
+	for k := range nb {
+		hi := st[k]
+		if b := out[lo:hi]; len(b) > insertionMax {
+			slices.SortFunc(b, cmpStaged)
+		} else {
+			for i := 1; i < len(b); i++ {
+				for j := i; j > 0 && cmpStaged(b[j], b[j-1]) < 0; j-- {
+					b[j], b[j-1] = b[j-1], b[j]
+				}
+			}
+		}
+		lo = hi
+	}
+	sb.starts, sb.sorted = st, out
+	return out
+}
+
+// insertionMax is the most rows of one table sortStaged sorts by
+// insertion.
+const insertionMax = 32

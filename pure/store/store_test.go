@@ -332,3 +332,85 @@ func TestOpen_ReadOnly(t *testing.T) {
 		t.Fatal("read-only open created a file")
 	}
 }
+
+// TestTx_WritesInAnyOrder: a transaction's writes, given in ascending
+// order (appended after its last), descending, mixed, or again for a key
+// already written (the last one or an earlier one), read back through
+// Tx.Get before Commit and through a snapshot after it as a model of the
+// last write of each key says.
+func TestTx_WritesInAnyOrder(t *testing.T) {
+	s, err := OpenRAM(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	model := map[string]string{}
+	seq := uint64(7)
+	next := func(n int) int { // a small deterministic generator
+		seq = seq*6364136223846793005 + 1442695040888963407
+		return int(seq>>33) % n
+	}
+	for round := range 40 {
+		tx, err := s.Begin()
+		if err != nil {
+			t.Fatal(err)
+		}
+		mine := map[string]string{}
+		k := next(50)
+		for i := range 30 {
+			switch next(4) {
+			case 0: // ascending
+				k += 1 + next(3)
+			case 1: // descending
+				k -= 1 + next(3)
+			case 2: // anywhere
+				k = next(60)
+			} // 3: the same key again
+			key := fmt.Sprintf("k%03d", max(k, 0))
+			if next(5) == 0 {
+				if err := tx.Delete([]byte(key), Any); err != nil {
+					t.Fatal(err)
+				}
+				mine[key] = ""
+			} else {
+				v := fmt.Sprintf("r%d.%d", round, i)
+				if err := tx.Put([]byte(key), []byte(v), Any); err != nil {
+					t.Fatal(err)
+				}
+				mine[key] = v
+			}
+		}
+		for key, v := range mine {
+			got, _, ok := tx.Get([]byte(key))
+			if ok != (v != "") || string(got) != v {
+				t.Fatalf("round %d: the transaction reads %s = %q (%v), want %q", round, key, got, ok, v)
+			}
+		}
+		if _, err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		for key, v := range mine {
+			if v == "" {
+				delete(model, key)
+			} else {
+				model[key] = v
+			}
+		}
+		sn, err := s.Snapshot()
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		sn.Range(nil, nil, func(key, val []byte, _ uint64) bool {
+			if model[string(key)] != string(val) {
+				t.Errorf("round %d: %s = %q, want %q", round, key, val, model[string(key)])
+			}
+			n++
+			return true
+		})
+		sn.Release()
+		if n != len(model) {
+			t.Fatalf("round %d: %d keys, want %d", round, n, len(model))
+		}
+	}
+}

@@ -40,6 +40,10 @@ type Tx struct {
 	writes []txWrite // sorted by key, one per key
 	checks []txCheck // sorted by key, one per key: the revisions relied on
 	done   bool
+	// unordered is set by the first write that did not sort after every
+	// write before it: until then a write is appended after one
+	// comparison (writes in key order), from then on searched for.
+	unordered bool
 
 	// Room for the usual small transaction (one key and value), so that
 	// Put does not allocate.
@@ -224,6 +228,15 @@ func (tx *Tx) write(key, val []byte, expect uint64, del bool) error {
 		tx.addCheck(key, rev)
 	}
 	w := txWrite{del: del}
+	if n := len(tx.writes); n == 0 || !tx.unordered && bytes.Compare(tx.key(tx.writes[n-1].k0, tx.writes[n-1].k1), key) < 0 {
+		// After every key written so far (writes in key order, as the
+		// app runtime stages them): append, no search.
+		w.k0, w.k1 = tx.store(key)
+		w.v0, w.v1 = tx.store(val)
+		tx.writes = append(tx.writes, w)
+		return nil
+	}
+	tx.unordered = true // from now on, search without trying the end first
 	i, found := tx.findWrite(key)
 	if found {
 		w.k0, w.k1 = tx.writes[i].k0, tx.writes[i].k1

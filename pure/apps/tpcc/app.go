@@ -59,7 +59,9 @@ func (a *tpcc) get(t *app.Turn, d *TableDef, ids ...int64) (app.Record, bool) {
 func (a *tpcc) must(t *app.Turn, d *TableDef, ids ...int64) (app.Record, error) {
 	r, ok := a.get(t, d, ids...)
 	if !ok {
-		return r, app.Errorf(404, "no %s %v; nothing was changed", d.Name, ids)
+		// a copy: ids itself must not escape, or every call of must
+		// would allocate its variadic slice
+		return r, app.Errorf(404, "no %s %v; nothing was changed", d.Name, slices.Clone(ids))
 	}
 	return r, nil
 }

@@ -104,13 +104,16 @@ func appendKey(b []byte, d *TableDef, ids ...int64) []byte {
 	return b
 }
 
-// appendDigits appends v (0 <= v < 10^width) in width decimal digits.
+// appendDigits appends v (0 <= v < 10^width) in width decimal digits:
+// width zeros, then v's digits over them from the right, stopping once
+// the rest is zeros (TPC-C's ids have many leading zeros in their
+// widths: warehouse 1 is 0001).
 func appendDigits(b []byte, v int64, width int) []byte {
 	n := len(b)
 	for range width {
-		b = append(b, 0)
+		b = append(b, '0')
 	}
-	for i := len(b) - 1; i >= n; i-- {
+	for i := len(b) - 1; i >= n && v > 0; i-- {
 		b[i] = byte('0' + v%10)
 		v /= 10
 	}
