@@ -13,11 +13,14 @@
 # about 1 minute per run at the defaults):
 #   experiments/073-app9-tpcc-vs-sqlite/run.sh
 #   TAG=1 BUILDS="main=f1ee9bd head=HEAD" SEQ="main head head main" ROUNDS=5 TX=20000
+#   OUT=DIR (default: here) where runs-$TAG.jsonl and note.md go, TITLE=TEXT
+#   the note's first line (another experiment reusing this script: 079)
 # run.sh note: only regenerate note.md.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-if [[ ${1:-} == note ]]; then exec python3 "$here/note.py" "$here"; fi
+out=${OUT:-$here}
+if [[ ${1:-} == note ]]; then exec python3 "$here/note.py" "$out"; fi
 
 tagn=${TAG:-1} builds=${BUILDS:-main=f1ee9bd head=HEAD} seq=${SEQ:-main head head main}
 rounds=${ROUNDS:-5} tx=${TX:-20000}
@@ -52,6 +55,6 @@ bl=$(for n in "${!rev[@]}"; do printf '%s=%s ' "$n" "${rev[$n]}"; done)
   printf '{"series":"session","tag":"%s","builds":"%s","seq":"%s","load":"%s","load_end":"%s","rounds":%d,"tx":%d,"start":"%s","end":"%s"}\n' \
     "$tagn" "${bl% }" "$seq" "$load" "$(cut -d' ' -f1-3 /proc/loadavg)" "$rounds" "$tx" "$start" "$(date -u +%FT%TZ)"
   cat "$tmp/all.jsonl"
-} >"$here/runs-$tagn.jsonl"
-python3 "$here/note.py" "$here"
-echo "wrote $here/runs-$tagn.jsonl and $here/note.md" >&2
+} >"$out/runs-$tagn.jsonl"
+python3 "$here/note.py" "$out"
+echo "wrote $out/runs-$tagn.jsonl and $out/note.md" >&2

@@ -3,57 +3,14 @@
 # SQLite in memory, in one run) for main after the session's merges (app9,
 # store9, the RAM trigger and image sizing of ca185c8) against the
 # session's start f1ee9bd, in one locked session: experiment 073's run.sh
-# and note.py, copied. cmd/pure-appbench --parts tpcc (experiment 035's and
-# 067's measurement: each round the same TX transactions of the mix on
-# Pure and on SQLite, the sides' order rotated every round) built from
-# `git archive` of each revision in BUILDS, the builds' runs in the order
-# SEQ (rotated, so drift on the shared machine falls on both). Every line
-# of every run goes to runs-$TAG.jsonl with "build" and "run" added;
-# note.md is generated from all runs-*.jsonl by note.py.
+# and note.py, writing here.
 #
-# Usage (from anywhere; takes /work/measure.lock for the whole session,
-# about 1 minute per run at the defaults):
-#   experiments/079-apps-merged/run.sh
-#   TAG=1 BUILDS="main=f1ee9bd head=HEAD" SEQ="main head head main" ROUNDS=5 TX=20000
-# run.sh note: only regenerate note.md.
+# Usage (from anywhere; takes the measure lock for the whole session):
+#   TAG=1 BUILDS="start=f1ee9bd merged=HEAD" SEQ="start merged merged start" ROUNDS=5 TX=20000 \
+#     experiments/079-apps-merged/run.sh          (this run's settings; HEAD was a086579)
+# run.sh note: only regenerate note.md from runs-*.jsonl.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-if [[ ${1:-} == note ]]; then exec python3 "$here/note.py" "$here"; fi
-
-tagn=${TAG:-1} builds=${BUILDS:-main=f1ee9bd head=HEAD} seq=${SEQ:-main head head main}
-rounds=${ROUNDS:-5} tx=${TX:-20000}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/079.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-cd "$root"
-declare -A rev
-for b in $builds; do
-  n=${b%%=*} r=$(git rev-parse --short "${b#*=}")
-  rev[$n]=$r
-  mkdir "$tmp/src-$n"
-  git archive "$r" | tar -x -C "$tmp/src-$n"
-  (cd "$tmp/src-$n" && go build -o "$tmp/appbench-$n" ./cmd/pure-appbench)
-done
-: >"$tmp/all.jsonl"
-run() { # run N BUILD: one pure-appbench run, its lines tagged
-  "$tmp/appbench-$2" --parts tpcc --rev "${rev[$2]}" --rounds "$rounds" --tx "$tx" --out "$tmp/r$1.jsonl" >&2
-  sed "s/^{/{\"build\":\"$2\",\"run\":$1,/" "$tmp/r$1.jsonl" >>"$tmp/all.jsonl"
-}
-exec 9>/work/measure.lock
-flock 9 # held for every run of the session
-start=$(date -u +%FT%TZ)
-load=$(cut -d' ' -f1-3 /proc/loadavg)
-i=0
-for b in $seq; do
-  i=$((i + 1))
-  run "$i" "$b"
-done
-flock -u 9
-bl=$(for n in "${!rev[@]}"; do printf '%s=%s ' "$n" "${rev[$n]}"; done)
-{
-  printf '{"series":"session","tag":"%s","builds":"%s","seq":"%s","load":"%s","load_end":"%s","rounds":%d,"tx":%d,"start":"%s","end":"%s"}\n' \
-    "$tagn" "${bl% }" "$seq" "$load" "$(cut -d' ' -f1-3 /proc/loadavg)" "$rounds" "$tx" "$start" "$(date -u +%FT%TZ)"
-  cat "$tmp/all.jsonl"
-} >"$here/runs-$tagn.jsonl"
-python3 "$here/note.py" "$here"
-echo "wrote $here/runs-$tagn.jsonl and $here/note.md" >&2
+OUT=$here \
+TITLE="# 079: in-process TPC-C, Pure RAM against SQLite in memory, main after the merges against the session's start" \
+  exec "$here/../073-app9-tpcc-vs-sqlite/run.sh" "$@"
