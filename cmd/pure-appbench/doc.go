@@ -3,7 +3,7 @@
 // the order of the sides rotated every round, and writes one JSON line
 // per measured cell:
 //
-//	pure-appbench [--parts tpcc,bank,http] [--rounds 5] [--tx 20000] [--bank-time 300ms]
+//	pure-appbench [--parts tpcc,bank,http] [--rounds 5] [--tx 20000] [--warmup-tx 0] [--bank-time 300ms]
 //	              [--http-time 8s] [--terminals 64] [--bin DIR] [--dir DIR] [--out FILE] [--cpuprofile FILE]
 //
 // The parts:
@@ -16,6 +16,9 @@
 //     both sides, from the same seed; a cell records its wall time and the
 //     process's CPU time over it. Both databases carry on from round to
 //     round; the consistency conditions are checked on both at the end.
+//     --warmup-tx runs that many transactions on each side first, not
+//     measured, as TPC-C's ramp-up (the first transactions after the load
+//     touch the stores' fresh memory).
 //   - bank: each bank query (bankwork.Queries) on 10,000 and 100,000
 //     accounts, Pure against SQLite in memory: repeated for --bank-time
 //     per cell, ns per query. The answers are compared once, byte for byte.

@@ -34,6 +34,7 @@ type config struct {
 	parts     []string
 	rounds    int
 	tx        int
+	warmupTx  int
 	bankTime  time.Duration
 	httpTime  time.Duration
 	terminals int
@@ -84,6 +85,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	parts := fs.String("parts", strings.Join(allParts, ","), "the parts to run, in this order: tpcc, bank, http")
 	fs.IntVar(&c.rounds, "rounds", 5, "rounds; the sides' order rotates every round")
 	fs.IntVar(&c.tx, "tx", 20000, "tpcc: transactions per side per round")
+	fs.IntVar(&c.warmupTx, "warmup-tx", 0, "tpcc: transactions run on each side before round 0 and not measured (TPC-C's ramp-up); 0: none")
 	fs.DurationVar(&c.bankTime, "bank-time", 300*time.Millisecond, "bank: how long each query repeats per side per round")
 	fs.DurationVar(&c.httpTime, "http-time", 8*time.Second, "http: pure-load's duration per side per round")
 	fs.IntVar(&c.terminals, "terminals", 64, "http: TPC-C terminals (pure-load -c)")
@@ -103,6 +105,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("--parts: unknown part %q: use tpcc, bank and http, comma-separated", p)
 		}
 		c.parts = append(c.parts, p)
+	}
+	if c.warmupTx < 0 {
+		return errors.New("--warmup-tx must not be negative")
 	}
 	if c.rounds < 1 || c.tx < 1 || c.terminals < 1 {
 		return errors.New("--rounds, --tx and --terminals must be at least 1")
@@ -137,7 +142,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	load1, _ := os.ReadFile("/proc/loadavg")
 	if err := emit(Record{Series: "meta", Rev: *rev, Load1: strings.Fields(string(load1) + " ?")[0], Go: runtime.Version(), CPUs: runtime.NumCPU(), CPUModel: perfcount.ThisMachine().CPUModel,
-		Config: fmt.Sprintf("parts=%s rounds=%d tx=%d bank-time=%s http-time=%s terminals=%d", *parts, c.rounds, c.tx, c.bankTime, c.httpTime, c.terminals)}); err != nil {
+		Config: fmt.Sprintf("parts=%s rounds=%d tx=%d warmup-tx=%d bank-time=%s http-time=%s terminals=%d", *parts, c.rounds, c.tx, c.warmupTx, c.bankTime, c.httpTime, c.terminals)}); err != nil {
 		return err
 	}
 	for _, p := range c.parts {

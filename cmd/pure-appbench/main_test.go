@@ -29,6 +29,7 @@ func TestRun_BadFlags(t *testing.T) {
 	}{
 		{[]string{"--parts", "tpcc,nope"}, `unknown part "nope"`},
 		{[]string{"--rounds", "0"}, "at least 1"},
+		{[]string{"--warmup-tx", "-1"}, "--warmup-tx must not be negative"},
 		{[]string{"--parts", "http"}, "needs --bin DIR"},
 	} {
 		err := run(context.Background(), c.args, &strings.Builder{}, &strings.Builder{})

@@ -20,7 +20,8 @@
 # Usage (from anywhere; takes the measure lock): experiments/035-apps-vs-sqlite/run.sh
 #   PARTS=tpcc,bank,http (the default) the parts of pure-appbench to run
 #   TITLE=TEXT           the note's first line (another experiment reusing this script)
-#   ROUNDS=5 TX=20000 BANK_TIME=300ms HTTP_TIME=10s TERMINALS=64
+#   ROUNDS=5 TX=20000 WARMUP_TX=0 BANK_TIME=300ms HTTP_TIME=10s TERMINALS=64
+#   (WARMUP_TX: tpcc transactions per side before round 0, unmeasured)
 #   OUT=DIR   write runs.jsonl and note.md there (smoke runs)
 # run.sh note: only regenerate note.md from runs.jsonl.
 set -euo pipefail
@@ -149,14 +150,14 @@ PY
 
 if [[ ${1:-} == note ]]; then note; exit 0; fi
 
-parts=${PARTS:-tpcc,bank,http} rounds=${ROUNDS:-5} tx=${TX:-20000} bank_time=${BANK_TIME:-300ms} http_time=${HTTP_TIME:-10s} terminals=${TERMINALS:-64}
+parts=${PARTS:-tpcc,bank,http} rounds=${ROUNDS:-5} tx=${TX:-20000} warmup_tx=${WARMUP_TX:-0} bank_time=${BANK_TIME:-300ms} http_time=${HTTP_TIME:-10s} terminals=${TERMINALS:-64}
 mkdir -p "$out"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/035.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 cd "$root"
 rev=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- pure cmd || echo "+dirty")
 go build -o "$tmp/" ./cmd/pure-appbench ./cmd/pure-serve ./cmd/pure-baseline ./cmd/pure-load
-flock /work/measure.lock "$tmp/pure-appbench" --parts "$parts" --rev "$rev" --rounds "$rounds" --tx "$tx" --bank-time "$bank_time" \
+flock /work/measure.lock "$tmp/pure-appbench" --parts "$parts" --rev "$rev" --rounds "$rounds" --tx "$tx" --warmup-tx "$warmup_tx" --bank-time "$bank_time" \
   --http-time "$http_time" --terminals "$terminals" --bin "$tmp" --dir "$tmp" --out "$out/runs.jsonl"
 note
 echo "wrote $out/runs.jsonl and $out/note.md" >&2
