@@ -57,8 +57,8 @@ func runTPCC(ctx context.Context, c config, emit func(Record) error) error {
 		}
 		return txs, calls
 	}
-	// run runs txs on one side and counts its committed New-Orders.
-	run := func(side string, txs []tpcc.Tx, calls []*app.Call, what string) (newOrders int64, err error) {
+	// runSide runs txs on one side and counts its committed New-Orders.
+	runSide := func(side string, txs []tpcc.Tx, calls []*app.Call, what string) (newOrders int64, err error) {
 		if side == sidePure {
 			for i, call := range calls {
 				rt.Do(call)
@@ -91,7 +91,7 @@ func runTPCC(ctx context.Context, c config, emit func(Record) error) error {
 		// sides run the same transactions first, unmeasured.
 		txs, calls := mixOf(999, c.warmupTx, 0)
 		for _, side := range sides {
-			if _, err := run(side, txs, calls, "warm-up"); err != nil {
+			if _, err := runSide(side, txs, calls, "warm-up"); err != nil {
 				return err
 			}
 		}
@@ -107,7 +107,7 @@ func runTPCC(ctx context.Context, c config, emit func(Record) error) error {
 			}
 			runtime.GC()
 			cpu0, w0 := processCPU(), time.Now()
-			newOrders, err := run(side, txs, calls, fmt.Sprintf("round %d", r))
+			newOrders, err := runSide(side, txs, calls, fmt.Sprintf("round %d", r))
 			if err != nil {
 				return err
 			}
