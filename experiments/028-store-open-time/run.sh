@@ -29,9 +29,12 @@ out=${OUT:-$here}
 # note writes note.md from runs.jsonl: the median of the rounds per size
 # and version.
 note() {
-python3 - "$out/runs.jsonl" "$out/note.md" <<'PY'
-import json, statistics, sys, platform, os
-runs_path, note_path = sys.argv[1:]
+python3 - "$out/runs.jsonl" "$out/note.md" "$out/machine.json" <<'PY'
+import json, statistics, sys
+runs_path, note_path, machine_path = sys.argv[1:]
+# The machine as run.sh recorded it when it measured (machine.json), not
+# the machine that regenerates the note.
+machine = json.load(open(machine_path))
 runs = [json.loads(l) for l in open(runs_path) if l.strip()]
 sizes = sorted({r["size_mib"] for r in runs})
 rounds = max(r["round"] for r in runs)
@@ -40,7 +43,6 @@ def med(size, version, key):
     return statistics.median(r[key] for r in runs if r["size_mib"] == size and r["version"] == version)
 def fmt(ms):
     return f"{ms:,.1f} ms" if ms >= 10 else f"{ms:.2f} ms"
-cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
 lines = [
     "# 028: store open time against file size, before and after checkpoints",
     "",
@@ -52,7 +54,7 @@ lines = [
     f"commit from the first). After: {rev['after']} (Open starts from the newest checkpoint slot, "
     "written every 4 MiB of records and at Close, and verifies only the commits after it).",
     "",
-    f"Machine: {cpu}, {os.cpu_count()} CPUs, kernel {platform.release()}. **The machine is shared and was "
+    f"Machine: {machine['cpu']}, {machine['cpus']} CPUs, kernel {machine['kernel']}. **The machine is shared and was "
     "busy** (five engineers on 2 cores, building and testing): the numbers are single opens, "
     f"{rounds} rounds, and their medians; take the ratios, not the last digit.",
     "",
@@ -102,6 +104,13 @@ before=${BEFORE:-3f79559}
 repo=$(cd "$here/../.." && pwd)
 mkdir -p "$out"
 work=$(mktemp -d "${DIR:-$here}/.work.XXXXXX")
+# The machine, recorded now for the note (which may be regenerated elsewhere).
+python3 - "$out/machine.json" "$work" <<'PY'
+import json, os, platform, subprocess, sys
+cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "unknown")
+fs = subprocess.run(["findmnt", "-no", "FSTYPE", "--target", sys.argv[2]], capture_output=True, text=True).stdout.strip() or "unknown"
+json.dump({"cpu": cpu, "cpus": os.cpu_count(), "kernel": platform.release(), "fs": fs}, open(sys.argv[1], "w"))
+PY
 cleanup() {
   git -C "$repo" worktree remove --force "$work/before-tree" 2>/dev/null || true
   rm -rf "$work"

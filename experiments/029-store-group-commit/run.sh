@@ -28,14 +28,16 @@ out=${OUT:-$here}
 root=$(cd "$here/../.." && pwd)
 
 note() {
-python3 - "$out/runs.jsonl" "$out/note.md" <<'PY'
-import json, statistics, sys, platform, os
-runs_path, note_path = sys.argv[1:]
+python3 - "$out/runs.jsonl" "$out/note.md" "$out/machine.json" <<'PY'
+import json, os, statistics, sys
+runs_path, note_path, machine_path = sys.argv[1:]
+# The machine as run.sh recorded it when it measured (machine.json), not
+# the machine that regenerates the note.
+machine = json.load(open(machine_path))
 runs = [json.loads(l) for l in open(runs_path) if l.strip()]
 kv = [r for r in runs if r["series"] == "kvbench"]
 sb = [r for r in runs if r["series"] == "store-bench"]
 meta = next(r for r in runs if r["series"] == "meta")
-cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
 med = statistics.median
 L = [
     "# 029: group commit at 1, 8 and 64 writers against pebble, and where a commit's time goes",
@@ -47,7 +49,7 @@ L = [
     "the finding of experiments/002 was that each commit writes a ~2 KiB copy-on-write leaf and its path "
     "against pebble's ~50-byte WAL record. Is the bytes written what limits it, and what would?",
     "",
-    f"Store at {meta['rev']}. Machine: {cpu}, {os.cpu_count()} CPUs, kernel {platform.release()}, ext4. "
+    f"Store at {meta['rev']}. Machine: {machine['cpu']}, {machine['cpus']} CPUs, kernel {machine['kernel']}, {machine['fs']}. "
     "**The machine is shared and was busy** (five engineers on 2 cores, load average "
     f"{meta['load']} at the start): short cells, {meta['rounds']} rounds; take the ratios within a round, "
     "not the absolute rates.",
@@ -111,6 +113,13 @@ rev=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- pure/store || echo "
 load=$(cut -d' ' -f1 /proc/loadavg)
 go build -o "$tmp/kvbench" ./cmd/pure-kvbench
 printf '{"series":"meta","rev":"%s","load":"%s","rounds":%d}\n' "$rev" "$load" "$rounds" >"$out/runs.jsonl"
+# The machine, recorded now for the note (which may be regenerated elsewhere).
+python3 - "$out/machine.json" "$tmp" <<'PY'
+import json, os, platform, subprocess, sys
+cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "unknown")
+fs = subprocess.run(["findmnt", "-no", "FSTYPE", "--target", sys.argv[2]], capture_output=True, text=True).stdout.strip() or "unknown"
+json.dump({"cpu": cpu, "cpus": os.cpu_count(), "kernel": platform.release(), "fs": fs}, open(sys.argv[1], "w"))
+PY
 
 # 1. Store against pebble.
 "$tmp/kvbench" -only writes -contenders pure,pebble -writers 1,8,64 -rounds "$rounds" \
