@@ -117,3 +117,41 @@ func TestCrash_KillDuringCommitsPreallocated(t *testing.T) {
 	}
 	t.Logf("10 cycles, %d acknowledged", acked)
 }
+
+// TestPrealloc_LargeGroupsAppendNoZeros: once groups are large on average
+// (preallocGroupMax), commits stop appending zeros, so the file ends where
+// its records do; when groups are small again, zeros come back.
+func TestPrealloc_LargeGroupsAppendNoZeros(t *testing.T) {
+	path := t.TempDir() + "/db"
+	s := mustOpen(t, path, &Options{Strict: true})
+	defer s.Close()
+	size := func() uint64 {
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return uint64(fi.Size())
+	}
+	big := bytes.Repeat([]byte("L"), 512<<10)
+	for i := range 24 {
+		put(t, s, fmt.Sprintf("large%02d", i), string(big))
+	}
+	if s.groupAvg < preallocGroupMax {
+		t.Fatalf("groupAvg %d after 512 KiB groups, want at least %d", s.groupAvg, preallocGroupMax)
+	}
+	if got := size(); got != s.end {
+		t.Fatalf("file is %d bytes, records end at %d: zeros appended after large groups", got, s.end)
+	}
+	for i := 0; s.groupAvg >= preallocGroupMax || size() == s.end; i++ {
+		if i == 200 {
+			t.Fatalf("after %d small commits: groupAvg %d, file %d, end %d: no zeros again", i, s.groupAvg, size(), s.end)
+		}
+		put(t, s, key(i), "small")
+	}
+	s.Close()
+	c := mustOpen(t, path, &Options{Strict: true})
+	defer c.Close()
+	if v, _, _ := get(t, c, "large23"); v != string(big) {
+		t.Fatalf("large23: %d bytes after reopen", len(v))
+	}
+}

@@ -111,6 +111,7 @@ type Store struct {
 	lv       logView // the leader's, reused
 	end      uint64  // where the next record goes: the end of the last head
 	filled   uint64  // the file holds records or zeros up to here (prealloc.go)
+	groupAvg int64   // the bytes a group appends, on average, decaying by an eighth per group (prealloc.go)
 	cold     uint64  // where the next release of written pages starts (cold.go)
 	buf      []byte  // commit buffer, reused
 	bufPeak  int     // the groups' commit buffer lengths, their peak decaying by an eighth per group
