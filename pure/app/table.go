@@ -22,6 +22,10 @@ type Record struct {
 	cols   *[]Field // the table's columns (with the key first)
 	vals   []value  // one per column, the key excluded
 	shared bool     // vals belongs to the table: copy before changing
+	// from is the row the record was read from (nil for a new one), so
+	// that its Put finds the row without the map while the row is still
+	// its key's (live, same key)
+	from *row
 }
 
 // value is one column's value.
@@ -208,7 +212,7 @@ func (tb *table) newRecord(key string) Record {
 
 // record returns row r as a Record sharing the table's values.
 func (tb *table) record(r *row) Record {
-	return Record{Key: r.key, cols: &tb.cols, vals: r.vals, shared: true}
+	return Record{Key: r.key, cols: &tb.cols, vals: r.vals, shared: true, from: r}
 }
 
 // errKey is the cause of a refused key: empty or too long for the store.
@@ -254,9 +258,14 @@ func (tb *table) put(r Record) error {
 	} else if !r.shared {
 		vals = slices.Clone(vals)
 	}
-	h := tb.byKey.get(r.Key)
-	if h == nil {
-		h = &row{key: r.Key}
+	// a live row is its key's row in the map (a key keeps one row while
+	// it is in the table), so the row r was read from, if still live and
+	// of r's key, is the one the map would find
+	h := r.from
+	if h == nil || !h.live || h.key != r.Key {
+		if h = tb.byKey.get(r.Key); h == nil {
+			h = &row{key: r.Key}
+		}
 	}
 	*tb.log = append(*tb.log, undo{tb: tb, r: h, old: h.vals, had: h.live})
 	tb.change(h, vals, true)

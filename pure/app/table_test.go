@@ -1,0 +1,64 @@
+package app
+
+import "testing"
+
+// TestTable_PutReadRecord: Put of a record read from the table finds its
+// key's row through the record (no map lookup) only while that row is
+// still its key's: after the key was deleted, or deleted and put again
+// (a new row), the Put goes to the key's current row or inserts one, and
+// the table holds one row per key with the last Put's values.
+func TestTable_PutReadRecord(t *testing.T) {
+	var log []undo
+	tb := newTable("a", Table{Name: "t", Key: "k", Columns: []Field{{Name: "n", Type: Int}}}, &log)
+	put := func(r Record) {
+		t.Helper()
+		if err := tb.put(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	nr := tb.newRecord("k1")
+	nr.SetIntAt(0, 1)
+	put(nr)
+	want := func(n int64) {
+		t.Helper()
+		h := tb.get("k1")
+		if h == nil || tb.rows.n != 1 || tb.byKey.n != 1 || h.vals[0].i != n || tb.sums[0] != n {
+			t.Fatalf("after Put: row %v, %d rows, %d in the map, sum %d; want one row of %d", h, tb.rows.n, tb.byKey.n, tb.sums[0], n)
+		}
+	}
+
+	r := tb.record(tb.get("k1")) // the row itself: its Put skips the map
+	r.SetIntAt(0, 2)
+	put(r)
+	want(2)
+
+	old := tb.record(tb.get("k1"))
+	tb.delete("k1") // old's row is dead
+	old.SetIntAt(0, 3)
+	put(old) // inserts a new row
+	want(3)
+
+	stale := tb.record(tb.get("k1"))
+	tb.delete("k1")
+	nr = tb.newRecord("k1")
+	nr.SetIntAt(0, 4)
+	put(nr) // the key has a new row; stale's is dead
+	stale.SetIntAt(0, 5)
+	put(stale) // must replace the new row's values, not revive its own
+	want(5)
+	if stale.from.live {
+		t.Fatal("a deleted row was revived")
+	}
+
+	renamed := tb.record(tb.get("k1"))
+	renamed.Key = "k2" // another key: the record's row is not its row
+	put(renamed)
+	if h := tb.get("k2"); h == nil || h == tb.get("k1") || tb.rows.n != 2 {
+		t.Fatalf("Put of a record given another key: %d rows, k2's row %v", tb.rows.n, h)
+	}
+
+	rollback(&log, 0)
+	if tb.rows.n != 0 || tb.byKey.n != 0 || tb.sums[0] != 0 {
+		t.Fatalf("after rolling back every change: %d rows, %d in the map, sum %d", tb.rows.n, tb.byKey.n, tb.sums[0])
+	}
+}
