@@ -86,7 +86,9 @@
 // rebuilt when the table is loaded. A key keeps one row while it is in the
 // table; the table finds it by key in a hash of the rows (rowmap.go: an
 // open-addressing table whose slots hold the heads), so Get and a Put of
-// an existing key do not search the sequence, and a Put gives the row new
+// an existing key do not search the sequence (nor the hash, for a record
+// read from the table: it names its row, used while that row is live and
+// of the record's key), and a Put gives the row new
 // values (the old ones go to the undo log) without touching an index whose
 // key did not change. All tables share one undo log, so an
 // input writing several tables is undone and saved as a whole. A record's value is a
