@@ -121,6 +121,11 @@ func (t *Turn) SetNumber(n int64) { t.c.Out = appendInt(t.c.Out[:0], n) }
 // SetText sets the answer to s.
 func (t *Turn) SetText(s string) { t.c.Out = append(t.c.Out[:0], s...) }
 
+// SetTextBytes is SetText with the answer's bytes in b, which it copies
+// and does not keep: an answer built in a scratch buffer, without
+// converting it to a string first.
+func (t *Turn) SetTextBytes(b []byte) { t.c.Out = append(t.c.Out[:0], b...) }
+
 // Want reports whether the request asked for the Rows view's column
 // name (all are asked for unless ?cols= names some), so a Run writing
 // rows with Row can skip computing cells nobody reads.
