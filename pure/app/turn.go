@@ -79,6 +79,11 @@ func (t *Turn) Table(name string) *Tab {
 	panic(fmt.Sprintf("app: no table %q", name))
 }
 
+// TableAt returns the app's table i: 0 is App.Table, then App.Tables in
+// order. It is Table without the search by name, for an app that keeps
+// its tables' places.
+func (t *Turn) TableAt(i int) *Tab { return &t.tabs[i] }
+
 // Get returns the record with key in the first table, and whether there
 // is one.
 func (t *Turn) Get(key string) (Record, bool) { return t.tabs[0].Get(key) }

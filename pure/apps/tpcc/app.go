@@ -52,7 +52,7 @@ func New() app.App {
 // get reads the record of table d with key ids.
 func (a *tpcc) get(t *app.Turn, d *TableDef, ids ...int64) (app.Record, bool) {
 	a.kb = appendKey(a.kb[:0], d, ids...)
-	return t.Table(d.Name).GetBytes(a.kb)
+	return t.TableAt(d.at).GetBytes(a.kb)
 }
 
 // must reads a record that must exist, or refuses the turn with 404.
@@ -75,7 +75,7 @@ func (a *tpcc) put(t *app.Turn, d *TableDef, text string, ints ...int64) error {
 	for i, k := range d.Key {
 		a.kb = appendDigits(a.kb, ints[k], d.Widths[i])
 	}
-	tab := t.Table(d.Name)
+	tab := t.TableAt(d.at)
 	r := tab.New(string(a.kb))
 	for i, v := range ints {
 		if v != 0 { // a new record's columns are zero
@@ -123,7 +123,7 @@ func (a *tpcc) newOrder(t *app.Turn) error {
 	}
 	o := dr.IntAt(dNext)
 	dr.SetIntAt(dNext, o+1)
-	if err := t.Table("district").Put(dr); err != nil {
+	if err := t.TableAt(tDistrict.at).Put(dr); err != nil {
 		return err
 	}
 	local := int64(1)
@@ -138,7 +138,7 @@ func (a *tpcc) newOrder(t *app.Turn) error {
 	if err := a.put(t, tNewOrder, "", w, d, o); err != nil {
 		return err
 	}
-	stock := t.Table("stock")
+	stock := t.TableAt(tStock.at)
 	sum := int64(0)
 	for n, l := range tx.Lines {
 		ir, ok := a.get(t, tItem, l.I)
@@ -183,7 +183,7 @@ func (a *tpcc) customer(t *app.Turn, w, d, c int64, last string) (app.Record, er
 		return a.must(t, tCustomer, w, d, c)
 	}
 	a.found = a.found[:0]
-	t.Table("customer").Index("by_last").Prefix(app.K().Int(w).Int(d).Text(last), func(r app.Record) bool {
+	t.TableAt(tCustomer.at).Index("by_last").Prefix(app.K().Int(w).Int(d).Text(last), func(r app.Record) bool {
 		a.found = append(a.found, r)
 		return true
 	})
@@ -213,10 +213,10 @@ func (a *tpcc) payment(t *app.Turn) error {
 	}
 	wr.SetIntAt(wYTD, wr.IntAt(wYTD)+amount)
 	dr.SetIntAt(dYTD, dr.IntAt(dYTD)+amount)
-	if err := t.Table("warehouse").Put(wr); err != nil {
+	if err := t.TableAt(tWarehouse.at).Put(wr); err != nil {
 		return err
 	}
-	if err := t.Table("district").Put(dr); err != nil {
+	if err := t.TableAt(tDistrict.at).Put(dr); err != nil {
 		return err
 	}
 	bal := cr.IntAt(cBalance) - amount
@@ -227,7 +227,7 @@ func (a *tpcc) payment(t *app.Turn) error {
 	if cr.TextAt(cCredit) == "BC" {
 		cr.SetTextAt(cData, BadCreditData(cid, cd, cw, d, w, amount, cr.TextAt(cData)))
 	}
-	if err := t.Table("customer").Put(cr); err != nil {
+	if err := t.TableAt(tCustomer.at).Put(cr); err != nil {
 		return err
 	}
 	if err := a.put(t, tHistory, wr.TextAt(wName)+"    "+dr.TextAt(dName), HistorySeq(now), cid, cd, cw, d, w, now, amount); err != nil {
@@ -274,10 +274,10 @@ func (a *tpcc) orderStatus(t *app.Turn) error {
 	}
 	cid := cr.IntAt(cID)
 	var o, carrier, lines, amount int64
-	if or, ok := t.Table("orders").Index("by_customer").Last(app.K().Int(w).Int(d).Int(cid)); ok {
+	if or, ok := t.TableAt(tOrders.at).Index("by_customer").Last(app.K().Int(w).Int(d).Int(cid)); ok {
 		o, carrier = or.IntAt(oID), or.IntAt(oCarrier)
 		lo, hi := a.keyRange(tOrderLine, w, d, o)
-		t.Table("order_line").Range(string(lo), string(hi), func(r app.Record) bool {
+		t.TableAt(tOrderLine.at).Range(string(lo), string(hi), func(r app.Record) bool {
 			lines++
 			amount += r.IntAt(olAmount)
 			return true
@@ -296,7 +296,7 @@ func (a *tpcc) delivery(t *app.Turn) error {
 	if carrier < 1 || carrier > 10 {
 		return app.Errorf(400, "carrier must be 1 to 10; got %d", carrier)
 	}
-	newOrders, orders, lines := t.Table("new_order"), t.Table("orders"), t.Table("order_line")
+	newOrders, orders, lines := t.TableAt(tNewOrder.at), t.TableAt(tOrders.at), t.TableAt(tOrderLine.at)
 	a.out = a.out[:0]
 	for d := int64(1); ; d++ {
 		if _, ok := a.get(t, tDistrict, w, d); !ok {
@@ -338,7 +338,7 @@ func (a *tpcc) delivery(t *app.Turn) error {
 		}
 		cr.SetIntAt(cBalance, cr.IntAt(cBalance)+sum)
 		cr.SetIntAt(cDelCnt, cr.IntAt(cDelCnt)+1)
-		if err := t.Table("customer").Put(cr); err != nil {
+		if err := t.TableAt(tCustomer.at).Put(cr); err != nil {
 			return err
 		}
 		if len(a.out) > 0 {
@@ -363,7 +363,7 @@ func (a *tpcc) stockLevel(t *app.Turn) error {
 	a.kb = appendKey(a.kb[:0], tOrderLine, w, d, max(0, next-20))
 	a.kb2 = appendKey(a.kb2[:0], tOrderLine, w, d, next)
 	a.items = a.items[:0]
-	t.Table("order_line").Range(string(a.kb), string(a.kb2), func(r app.Record) bool { a.items = append(a.items, r.IntAt(olIID)); return true })
+	t.TableAt(tOrderLine.at).Range(string(a.kb), string(a.kb2), func(r app.Record) bool { a.items = append(a.items, r.IntAt(olIID)); return true })
 	slices.Sort(a.items)
 	n := int64(0)
 	for _, i := range slices.Compact(a.items) {
