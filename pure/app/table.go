@@ -175,7 +175,8 @@ type table struct {
 	rows     seq
 	byKey    rowMap // every live row by key: Get, and Put's and Delete's row
 	idx      []*index
-	sums     []int64 // per column (Int columns only)
+	sums     []int64 // per column: the sum of the summed columns' values
+	summed   []int   // the Int columns Sum has read, whose sums are kept
 	ints     []int   // the Int columns' indexes among a row's values
 	isInt    []bool  // per value of a row: an Int column's
 	log      *[]undo // the app's undo log: changes since the last save
@@ -293,7 +294,7 @@ func (tb *table) change(h *row, nv []value, has bool) {
 	switch {
 	case had && has:
 		h.vals = nv
-		for _, i := range tb.ints {
+		for _, i := range tb.summed {
 			tb.sums[i] += nv[i].i - old[i].i
 		}
 	case has:
@@ -322,11 +323,30 @@ func (tb *table) change(h *row, nv []value, has bool) {
 	}
 }
 
-// adjust adds (sign +1) or removes (-1) a row's Int values from the sums.
+// adjust adds (sign +1) or removes (-1) a row's Int values from the
+// sums kept.
 func (tb *table) adjust(vals []value, sign int64) {
-	for _, i := range tb.ints {
+	for _, i := range tb.summed {
 		tb.sums[i] += sign * vals[i].i
 	}
+}
+
+// sum returns the sum of Int column i over the live rows. The first sum
+// of a column adds it up and marks it summed; change keeps it from then
+// on (rollbacks included: they go through change), so a table whose
+// sums nobody reads pays nothing for them on its writes.
+func (tb *table) sum(i int) int64 {
+	if !slices.Contains(tb.summed, i) {
+		s := int64(0)
+		for _, ch := range tb.rows.chunks {
+			for _, e := range ch {
+				s += e.r.vals[i].i
+			}
+		}
+		tb.sums[i] = s
+		tb.summed = append(tb.summed, i)
+	}
+	return tb.sums[i]
 }
 
 // rollback undoes the changes logged after mark, newest first.

@@ -1,6 +1,10 @@
 package app
 
-import "testing"
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
 
 // TestTable_PutReadRecord: Put of a record read from the table finds its
 // key's row through the record (no map lookup) only while that row is
@@ -22,8 +26,8 @@ func TestTable_PutReadRecord(t *testing.T) {
 	want := func(n int64) {
 		t.Helper()
 		h := tb.get("k1")
-		if h == nil || tb.rows.n != 1 || tb.byKey.n != 1 || h.vals[0].i != n || tb.sums[0] != n {
-			t.Fatalf("after Put: row %v, %d rows, %d in the map, sum %d; want one row of %d", h, tb.rows.n, tb.byKey.n, tb.sums[0], n)
+		if h == nil || tb.rows.n != 1 || tb.byKey.n != 1 || h.vals[0].i != n || tb.sum(0) != n {
+			t.Fatalf("after Put: row %v, %d rows, %d in the map, sum %d; want one row of %d", h, tb.rows.n, tb.byKey.n, tb.sum(0), n)
 		}
 	}
 
@@ -58,7 +62,60 @@ func TestTable_PutReadRecord(t *testing.T) {
 	}
 
 	rollback(&log, 0)
-	if tb.rows.n != 0 || tb.byKey.n != 0 || tb.sums[0] != 0 {
-		t.Fatalf("after rolling back every change: %d rows, %d in the map, sum %d", tb.rows.n, tb.byKey.n, tb.sums[0])
+	if tb.rows.n != 0 || tb.byKey.n != 0 || tb.sum(0) != 0 {
+		t.Fatalf("after rolling back every change: %d rows, %d in the map, sum %d", tb.rows.n, tb.byKey.n, tb.sum(0))
+	}
+}
+
+// TestTable_SumKeptFromFirstRead: a column's sum is added up by its first
+// sum and kept from then on through puts, deletes and rollbacks, equal
+// to the sum over the rows at every step; a column never summed is not
+// kept.
+func TestTable_SumKeptFromFirstRead(t *testing.T) {
+	var log []undo
+	tb := newTable("a", Table{Name: "t", Key: "k", Columns: []Field{{Name: "a", Type: Int}, {Name: "s", Type: Text}, {Name: "b", Type: Int}}}, &log)
+	scan := func(i int) (s int64) {
+		for _, ch := range tb.rows.chunks {
+			for _, e := range ch {
+				s += e.r.vals[i].i
+			}
+		}
+		return s
+	}
+	rng := rand.New(rand.NewPCG(3, 3))
+	for step := range 3000 {
+		if step == 1000 {
+			if got := tb.sum(0); got != scan(0) {
+				t.Fatalf("first sum %d, rows add up to %d", got, scan(0))
+			}
+		}
+		k := fmt.Sprint(rng.IntN(200))
+		mark := len(log)
+		switch rng.IntN(3) {
+		case 0:
+			tb.delete(k)
+		default:
+			r := tb.newRecord(k)
+			if h := tb.get(k); h != nil && rng.IntN(2) == 0 {
+				r = tb.record(h)
+			}
+			r.SetIntAt(0, rng.Int64N(1000)-500)
+			r.SetIntAt(2, rng.Int64N(1000))
+			if err := tb.put(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if rng.IntN(4) == 0 {
+			rollback(&log, mark)
+		}
+		if step >= 1000 && tb.sums[0] != scan(0) {
+			t.Fatalf("step %d: sum kept %d, rows add up to %d", step, tb.sums[0], scan(0))
+		}
+	}
+	if tb.sums[2] != 0 || len(tb.summed) != 1 {
+		t.Fatalf("column b, never summed, is kept (%d, summed %v)", tb.sums[2], tb.summed)
+	}
+	if got := tb.sum(2); got != scan(2) {
+		t.Fatalf("first sum of b %d, rows add up to %d", got, scan(2))
 	}
 }

@@ -111,8 +111,8 @@ func (t *Turn) writing(op string) {
 func (t *Turn) Len() int { return t.tabs[0].Len() }
 
 // Sum returns the sum of the Int column over every record of the first
-// table. The table keeps it as records change, so it costs nothing to
-// read.
+// table (Tab.Sum: the first Sum of a column adds it up, later ones cost
+// nothing).
 func (t *Turn) Sum(column string) int64 { return t.tabs[0].Sum(column) }
 
 // Scan calls fn for the records of the first table at positions from to
