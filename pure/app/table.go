@@ -424,9 +424,13 @@ func stage(tx *store.Tx, log []undo, epoch uint64, sb *stageBuf) error {
 		h, t := heads(r.key)
 		sb.rows = append(sb.rows, staged{tb, r, h, t})
 	}
+	var last *table // the table whose prefix kbuf starts with
 	for _, s := range sb.sortStaged() {
 		r, tb := s.r, s.tb
-		sb.kbuf = append(append(sb.kbuf[:0], tb.prefix...), r.key...)
+		if tb != last { // rows come table by table: each prefix written once
+			sb.kbuf, last = append(sb.kbuf[:0], tb.prefix...), tb
+		}
+		sb.kbuf = append(sb.kbuf[:len(tb.prefix)], r.key...)
 		var err error
 		if r.live {
 			sb.vbuf = tb.encode(sb.vbuf[:0], r)
