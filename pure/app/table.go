@@ -20,8 +20,7 @@ import (
 type Record struct {
 	Key    string
 	cols   *[]Field // the table's columns (with the key first)
-	vals   []value  // one per column, the key excluded
-	shared bool     // vals belongs to the table: copy before changing
+	vals   []value  // one per column, the key excluded; see own
 	// from is the row the record was read from (nil for a new one), so
 	// that its Put finds the row without the map while the row is still
 	// its key's (live, same key)
@@ -107,11 +106,13 @@ func (r *Record) SetTextAt(i int, s string) {
 }
 
 // own gives the record its own copy of the values, if they are the
-// table's: read from it (shared), or put (adopted).
+// table's: read from it (shared), or put (adopted). Shared values are
+// told by their capacity, without a flag in every Record: a row's values
+// have none spare (cap == len), a record's own always one slot (ownVals,
+// newRecord).
 func (r *Record) own() {
-	if r.shared || adopted(r.vals) {
+	if cap(r.vals) == len(r.vals) || adopted(r.vals) {
 		r.vals = ownVals(r.vals)
-		r.shared = false
 	}
 }
 
@@ -136,7 +137,8 @@ func adopted(vals []value) bool {
 // an existing key swaps the row's values without searching the seq (the
 // map finds the row). The values themselves are never changed in place:
 // Put gives the row new ones, so the undo log and Records read before
-// keep the old. A deleted row is dead (not live); a later Put of its key
+// keep the old. They have no spare capacity (cap == len), which is how a
+// Record tells them from its own (Record.own). A deleted row is dead (not live); a later Put of its key
 // makes a new row.
 type row struct {
 	key  string
@@ -213,7 +215,7 @@ func (tb *table) newRecord(key string) Record {
 
 // record returns row r as a Record sharing the table's values.
 func (tb *table) record(r *row) Record {
-	return Record{Key: r.key, cols: &tb.cols, vals: r.vals, shared: true, from: r}
+	return Record{Key: r.key, cols: &tb.cols, vals: r.vals, from: r}
 }
 
 // errKey is the cause of a refused key: empty or too long for the store.
@@ -251,14 +253,13 @@ func (tb *table) put(r Record) error {
 		return err
 	}
 	vals := r.vals
-	if n := len(vals); !r.shared && cap(vals) > n {
-		// the caller may keep changing r: mark its values adopted, so its
-		// next change copies them (own), and keep them without the mark
+	if n := len(vals); cap(vals) > n {
+		// r's own values, which the caller may keep changing: mark them
+		// adopted, so r's next change copies them (own), and keep them
+		// without the mark (a row's values have no spare capacity)
 		vals[:n+1][n].i = 1
 		vals = vals[:n:n]
-	} else if !r.shared {
-		vals = slices.Clone(vals)
-	}
+	} // else shared: a row's values, never changed in place, kept as they are
 	// a live row is its key's row in the map (a key keeps one row while
 	// it is in the table), so the row r was read from, if still live and
 	// of r's key, is the one the map would find

@@ -119,3 +119,36 @@ func TestTable_SumKeptFromFirstRead(t *testing.T) {
 		t.Fatalf("first sum of b %d, rows add up to %d", got, scan(2))
 	}
 }
+
+// TestRecord_CopyOnWrite: a record read from the table shares the row's
+// values until its first change, which never reaches the table or other
+// records before Put; after Put the record's next change is its own again.
+func TestRecord_CopyOnWrite(t *testing.T) {
+	var log []undo
+	tb := newTable("a", Table{Name: "t", Key: "k", Columns: []Field{{Name: "n", Type: Int}, {Name: "s", Type: Text}}}, &log)
+	nr := tb.newRecord("k")
+	nr.SetIntAt(0, 1)
+	if err := tb.put(nr); err != nil {
+		t.Fatal(err)
+	}
+	nr.SetIntAt(0, 9) // after Put: nr's own copy
+	r1, r2 := tb.record(tb.get("k")), tb.record(tb.get("k"))
+	if got := tb.get("k").vals[0].i; got != 1 || r1.IntAt(0) != 1 {
+		t.Fatalf("a new record's change after its Put reached the table: %d", got)
+	}
+	r1.SetIntAt(0, 2)
+	r1.SetTextAt(1, "x")
+	if tb.get("k").vals[0].i != 1 || r2.IntAt(0) != 1 || r2.TextAt(1) != "" {
+		t.Fatal("a read record's change reached the table or another record before Put")
+	}
+	if err := tb.put(r1); err != nil {
+		t.Fatal(err)
+	}
+	if h := tb.get("k"); h.vals[0].i != 2 || h.vals[1].s != "x" || r2.IntAt(0) != 1 {
+		t.Fatalf("after Put: row %v, the other record %d; want 2 x and 1", h.vals, r2.IntAt(0))
+	}
+	r1.SetIntAt(0, 3)
+	if tb.get("k").vals[0].i != 2 {
+		t.Fatal("a change after Put reached the table")
+	}
+}
