@@ -18,9 +18,9 @@ import (
 // table until its first Set, which copies them, so reading is free and
 // changing a Record never changes the table before Put.
 type Record struct {
-	Key    string
-	cols   *[]Field // the table's columns (with the key first)
-	vals   []value  // one per column, the key excluded; see own
+	Key  string
+	cols *[]Field // the table's columns (with the key first)
+	vals []value  // one per column, the key excluded; see own
 	// from is the row the record was read from (nil for a new one), so
 	// that its Put finds the row without the map while the row is still
 	// its key's (live, same key)
