@@ -61,5 +61,11 @@ func (c *Call) Reset() {
 	*c = Call{Out: c.Out[:0], done: c.done, args: c.args[:0], buf: c.buf[:0]}
 }
 
-// answer releases the Call to its waiter.
-func (c *Call) answer() { c.done <- struct{}{} }
+// answer releases the Call to its waiter. A Call run with Do has no
+// channel unless it was submitted before: Do's caller is the owner and
+// does not wait on one.
+func (c *Call) answer() {
+	if c.done != nil {
+		c.done <- struct{}{}
+	}
+}

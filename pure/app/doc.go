@@ -81,18 +81,21 @@
 // rows in key order, in sorted chunks of at most 512 (seq.go: an insert
 // moves at most one chunk; each entry holds its key's first 16 bytes as
 // two integers, the heads, which a lookup compares before the key's
-// bytes), with running sums of its Int columns; each
+// bytes), with running sums of the Int columns Turn.Sum has read; each
 // index is such a sequence of (index key, row), kept in memory only and
 // rebuilt when the table is loaded. A key keeps one row while it is in the
 // table; the table finds it by key in a hash of the rows (rowmap.go: an
 // open-addressing table whose slots hold the heads), so Get and a Put of
-// an existing key do not search the sequence, and a Put gives the row new
+// an existing key do not search the sequence (nor the hash, for a record
+// read from the table: it names its row, used while that row is live and
+// of the record's key), and a Put gives the row new
 // values (the old ones go to the undo log) without touching an index whose
 // key did not change. All tables share one undo log, so an
 // input writing several tables is undone and saved as a whole. A record's value is a
 // format byte (1), then each column in declared order: Int as a zig-zag
 // varint, Text as a uvarint length and the bytes. The app keeps nothing else in the store:
-// sums of Int columns (Turn.Sum) are recomputed when the table is loaded.
+// sums of Int columns (Turn.Sum) are added up again by the first Sum
+// after the table is loaded.
 //
 // # Pieces
 //

@@ -15,13 +15,24 @@ import (
 const recordFormat = 1
 
 func (tb *table) encode(b []byte, r *row) []byte {
+	vals := r.vals
+	isInt := tb.isInt[:len(vals)]
 	b = append(b, recordFormat)
-	isInt := tb.isInt[:len(r.vals)]
-	for i, v := range r.vals {
+	for i := range vals {
+		v := &vals[i]
 		if isInt[i] {
-			b = binary.AppendVarint(b, v.i)
+			// binary.AppendVarint, with its one-byte case (|v| < 64) first
+			if ux := uint64(v.i<<1) ^ uint64(v.i>>63); ux < 0x80 {
+				b = append(b, byte(ux))
+			} else {
+				b = binary.AppendUvarint(b, ux)
+			}
 		} else {
-			b = binary.AppendUvarint(b, uint64(len(v.s)))
+			if n := len(v.s); n < 0x80 {
+				b = append(b, byte(n))
+			} else {
+				b = binary.AppendUvarint(b, uint64(n))
+			}
 			b = append(b, v.s...)
 		}
 	}

@@ -168,7 +168,7 @@ func (r *Runtime) Submit(c *Call) {
 // resolve finds c's endpoint and parses c, answering it at once (and
 // returning false) if it is bad.
 func (r *Runtime) resolve(c *Call) bool {
-	if c.done == nil {
+	if c.done == nil && !r.local { // Do answers without it
 		c.done = make(chan struct{}, 1)
 	}
 	c.ep = nil

@@ -11,11 +11,19 @@ import (
 // It is kept in chunks of at most chunkMax entries, each sorted and the
 // chunks in order, so an insert moves at most a chunk's entries and a
 // lookup is two binary searches. Positions (for pages and ranks) are found
-// by adding up chunk lengths, one addition per chunk.
+// by adding up chunk lengths, one addition per chunk. The heads of each
+// chunk's first key are also kept side by side (firsts), so the search
+// for the chunk reads one small array, not the first entry of every chunk
+// it visits, a cache miss each in a large table (TPC-C's 300,000 order
+// lines are 800 chunks).
 type seq struct {
 	chunks [][]entry
+	firsts []heads2 // firsts[c]: the heads of chunks[c][0].k
 	n      int
 }
+
+// heads2 is a key's heads (h, t of heads).
+type heads2 struct{ h, t uint64 }
 
 // entry is one key of a seq and its row. h and t are the key's first 16
 // bytes as two integers (heads(k)): a lookup compares them, integers held
@@ -86,10 +94,20 @@ func (s *seq) locate(k string) (pos, bool) {
 		return pos{}, false
 	}
 	h, t := heads(k)
+	fs := s.firsts[:len(ch)]
 	lo, hi := 1, len(ch) // the last chunk whose first key is <= k
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if f := &ch[m][0]; !less(h, t, k, f) {
+		var kLess bool // k is before chunk m's first key
+		switch f := &fs[m]; {
+		case h != f.h:
+			kLess = h < f.h
+		case t != f.t:
+			kLess = t < f.t
+		default:
+			kLess = tailLess(k, ch[m][0].k)
+		}
+		if !kLess {
 			lo = m + 1
 		} else {
 			hi = m
@@ -107,17 +125,6 @@ func (s *seq) locate(k string) (pos, bool) {
 		}
 	}
 	return pos{c, i}, i < len(es) && es[i].h == h && es[i].t == t && tailEqual(es[i].k, k)
-}
-
-// less reports whether key k, of heads h and t, is before entry e.
-func less(h, t uint64, k string, e *entry) bool {
-	if h != e.h {
-		return h < e.h
-	}
-	if t != e.t {
-		return t < e.t
-	}
-	return tailLess(k, e.k)
 }
 
 // before reports whether e's key is before key k, of heads h and t.
@@ -160,9 +167,13 @@ func (s *seq) insert(p pos, e entry) {
 	s.n++
 	if len(s.chunks) == 0 {
 		s.chunks = append(s.chunks, append(make([]entry, 0, 16), e))
+		s.firsts = append(s.firsts[:0], heads2{e.h, e.t})
 		return
 	}
 	ch := slices.Insert(s.chunks[p.c], p.i, e)
+	if p.i == 0 {
+		s.firsts[p.c] = heads2{e.h, e.t}
+	}
 	if len(ch) <= chunkMax {
 		s.chunks[p.c] = ch
 		return
@@ -182,6 +193,7 @@ func (s *seq) insert(p pos, e entry) {
 	clear(ch[half:])
 	s.chunks[p.c] = ch[:half]
 	s.chunks = slices.Insert(s.chunks, p.c+1, tail)
+	s.firsts = slices.Insert(s.firsts, p.c+1, heads2{tail[0].h, tail[0].t})
 }
 
 // remove deletes the entry at p.
@@ -190,9 +202,13 @@ func (s *seq) remove(p pos) {
 	ch := slices.Delete(s.chunks[p.c], p.i, p.i+1)
 	if len(ch) == 0 {
 		s.chunks = slices.Delete(s.chunks, p.c, p.c+1)
+		s.firsts = slices.Delete(s.firsts, p.c, p.c+1)
 		return
 	}
 	s.chunks[p.c] = ch
+	if p.i == 0 {
+		s.firsts[p.c] = heads2{ch[0].h, ch[0].t}
+	}
 }
 
 // appendSorted adds e after every entry (bulk loading in key order).
@@ -201,6 +217,7 @@ func (s *seq) appendSorted(e entry) {
 	last := len(s.chunks) - 1
 	if last < 0 || len(s.chunks[last]) >= chunkLoad {
 		s.chunks = append(s.chunks, make([]entry, 0, chunkMax))
+		s.firsts = append(s.firsts, heads2{e.h, e.t})
 		last++
 	}
 	s.chunks[last] = append(s.chunks[last], e)

@@ -73,6 +73,7 @@ func checkSeq(t *testing.T, key func(*rand.Rand) string) {
 	if s.n != len(want) {
 		t.Fatalf("n %d, want %d", s.n, len(want))
 	}
+	checkFirsts(t, &s)
 	var got []string
 	for _, ch := range s.chunks {
 		if len(ch) == 0 || len(ch) > chunkMax {
@@ -220,7 +221,21 @@ func TestSeq_AscendingInsertsInTheMiddle(t *testing.T) {
 	if !slices.Equal(got, want) || s.n != len(want) {
 		t.Fatal("entries out of order or lost")
 	}
+	checkFirsts(t, &s)
 	if moved > 129 {
 		t.Fatalf("%d of 3,000 ascending inserts moved entries after them, want at most 129", moved)
+	}
+}
+
+// checkFirsts checks that s keeps the heads of each chunk's first key.
+func checkFirsts(t *testing.T, s *seq) {
+	t.Helper()
+	if len(s.firsts) != len(s.chunks) {
+		t.Fatalf("%d chunks' first heads for %d chunks", len(s.firsts), len(s.chunks))
+	}
+	for c, ch := range s.chunks {
+		if h, tl := heads(ch[0].k); s.firsts[c] != (heads2{h, tl}) {
+			t.Fatalf("chunk %d: first heads %x, its first key %q has %x %x", c, s.firsts[c], ch[0].k, h, tl)
+		}
 	}
 }

@@ -87,11 +87,13 @@ func (tb *Tab) Delete(key string) error {
 // Len returns the number of records in the table.
 func (tb *Tab) Len() int { return tb.tb.rows.n }
 
-// Sum returns the sum of the Int column over every record. The table keeps
-// it as records change, so it costs nothing to read.
+// Sum returns the sum of the Int column over every record. The first Sum
+// of a column adds it up (one pass over the table, not charged to the
+// budget); from then on the table keeps it as records change, so it
+// costs nothing to read. Columns never summed cost their writes nothing.
 func (tb *Tab) Sum(column string) int64 {
 	r := Record{cols: &tb.tb.cols}
-	return tb.tb.sums[r.col(column, Int)]
+	return tb.tb.sum(r.col(column, Int))
 }
 
 // Scan calls fn for the records at positions from to from+count-1 in key

@@ -18,10 +18,13 @@ import (
 // table until its first Set, which copies them, so reading is free and
 // changing a Record never changes the table before Put.
 type Record struct {
-	Key    string
-	cols   *[]Field // the table's columns (with the key first)
-	vals   []value  // one per column, the key excluded
-	shared bool     // vals belongs to the table: copy before changing
+	Key  string
+	cols *[]Field // the table's columns (with the key first)
+	vals []value  // one per column, the key excluded; see own
+	// from is the row the record was read from (nil for a new one), so
+	// that its Put finds the row without the map while the row is still
+	// its key's (live, same key)
+	from *row
 }
 
 // value is one column's value.
@@ -103,11 +106,13 @@ func (r *Record) SetTextAt(i int, s string) {
 }
 
 // own gives the record its own copy of the values, if they are the
-// table's: read from it (shared), or put (adopted).
+// table's: read from it (shared), or put (adopted). Shared values are
+// told by their capacity, without a flag in every Record: a row's values
+// have none spare (cap == len), a record's own always one slot (ownVals,
+// newRecord).
 func (r *Record) own() {
-	if r.shared || adopted(r.vals) {
+	if cap(r.vals) == len(r.vals) || adopted(r.vals) {
 		r.vals = ownVals(r.vals)
-		r.shared = false
 	}
 }
 
@@ -132,7 +137,8 @@ func adopted(vals []value) bool {
 // an existing key swaps the row's values without searching the seq (the
 // map finds the row). The values themselves are never changed in place:
 // Put gives the row new ones, so the undo log and Records read before
-// keep the old. A deleted row is dead (not live); a later Put of its key
+// keep the old. They have no spare capacity (cap == len), which is how a
+// Record tells them from its own (Record.own). A deleted row is dead (not live); a later Put of its key
 // makes a new row.
 type row struct {
 	key  string
@@ -171,7 +177,8 @@ type table struct {
 	rows     seq
 	byKey    rowMap // every live row by key: Get, and Put's and Delete's row
 	idx      []*index
-	sums     []int64 // per column (Int columns only)
+	sums     []int64 // per column: the sum of the summed columns' values
+	summed   []int   // the Int columns Sum has read, whose sums are kept
 	ints     []int   // the Int columns' indexes among a row's values
 	isInt    []bool  // per value of a row: an Int column's
 	log      *[]undo // the app's undo log: changes since the last save
@@ -208,7 +215,7 @@ func (tb *table) newRecord(key string) Record {
 
 // record returns row r as a Record sharing the table's values.
 func (tb *table) record(r *row) Record {
-	return Record{Key: r.key, cols: &tb.cols, vals: r.vals, shared: true}
+	return Record{Key: r.key, cols: &tb.cols, vals: r.vals, from: r}
 }
 
 // errKey is the cause of a refused key: empty or too long for the store.
@@ -246,17 +253,21 @@ func (tb *table) put(r Record) error {
 		return err
 	}
 	vals := r.vals
-	if n := len(vals); !r.shared && cap(vals) > n {
-		// the caller may keep changing r: mark its values adopted, so its
-		// next change copies them (own), and keep them without the mark
+	if n := len(vals); cap(vals) > n {
+		// r's own values, which the caller may keep changing: mark them
+		// adopted, so r's next change copies them (own), and keep them
+		// without the mark (a row's values have no spare capacity)
 		vals[:n+1][n].i = 1
 		vals = vals[:n:n]
-	} else if !r.shared {
-		vals = slices.Clone(vals)
-	}
-	h := tb.byKey.get(r.Key)
-	if h == nil {
-		h = &row{key: r.Key}
+	} // else shared: a row's values, never changed in place, kept as they are
+	// a live row is its key's row in the map (a key keeps one row while
+	// it is in the table), so the row r was read from, if still live and
+	// of r's key, is the one the map would find
+	h := r.from
+	if h == nil || !h.live || h.key != r.Key {
+		if h = tb.byKey.get(r.Key); h == nil {
+			h = &row{key: r.Key}
+		}
 	}
 	*tb.log = append(*tb.log, undo{tb: tb, r: h, old: h.vals, had: h.live})
 	tb.change(h, vals, true)
@@ -284,7 +295,7 @@ func (tb *table) change(h *row, nv []value, has bool) {
 	switch {
 	case had && has:
 		h.vals = nv
-		for _, i := range tb.ints {
+		for _, i := range tb.summed {
 			tb.sums[i] += nv[i].i - old[i].i
 		}
 	case has:
@@ -313,11 +324,30 @@ func (tb *table) change(h *row, nv []value, has bool) {
 	}
 }
 
-// adjust adds (sign +1) or removes (-1) a row's Int values from the sums.
+// adjust adds (sign +1) or removes (-1) a row's Int values from the
+// sums kept.
 func (tb *table) adjust(vals []value, sign int64) {
-	for _, i := range tb.ints {
+	for _, i := range tb.summed {
 		tb.sums[i] += sign * vals[i].i
 	}
+}
+
+// sum returns the sum of Int column i over the live rows. The first sum
+// of a column adds it up and marks it summed; change keeps it from then
+// on (rollbacks included: they go through change), so a table whose
+// sums nobody reads pays nothing for them on its writes.
+func (tb *table) sum(i int) int64 {
+	if !slices.Contains(tb.summed, i) {
+		s := int64(0)
+		for _, ch := range tb.rows.chunks {
+			for _, e := range ch {
+				s += e.r.vals[i].i
+			}
+		}
+		tb.sums[i] = s
+		tb.summed = append(tb.summed, i)
+	}
+	return tb.sums[i]
 }
 
 // rollback undoes the changes logged after mark, newest first.
@@ -395,9 +425,13 @@ func stage(tx *store.Tx, log []undo, epoch uint64, sb *stageBuf) error {
 		h, t := heads(r.key)
 		sb.rows = append(sb.rows, staged{tb, r, h, t})
 	}
+	var last *table // the table whose prefix kbuf starts with
 	for _, s := range sb.sortStaged() {
 		r, tb := s.r, s.tb
-		sb.kbuf = append(append(sb.kbuf[:0], tb.prefix...), r.key...)
+		if tb != last { // rows come table by table: each prefix written once
+			sb.kbuf, last = append(sb.kbuf[:0], tb.prefix...), tb
+		}
+		sb.kbuf = append(sb.kbuf[:len(tb.prefix)], r.key...)
 		var err error
 		if r.live {
 			sb.vbuf = tb.encode(sb.vbuf[:0], r)

@@ -323,3 +323,23 @@ func mustDo(t *testing.T, rt *app.Runtime, view, query string) string {
 	}
 	return out
 }
+
+// TestTurn_TableAt: TableAt(i) is the table declared i-th (App.Table,
+// then App.Tables), the same Tab as Table(name); SetTextBytes answers
+// the bytes given.
+func TestTurn_TableAt(t *testing.T) {
+	a := stockApp()
+	a.Views = append(a.Views, app.ViewDef{Name: "places", Answer: app.Plain, Run: func(t *app.Turn) error {
+		var b []byte
+		for i, name := range []string{"items", "moves"} {
+			if tab := t.TableAt(i); tab != t.Table(name) || tab.Name() != name {
+				return fmt.Errorf("TableAt(%d) is %q, want %q", i, tab.Name(), name)
+			}
+			b = append(append(b, name...), ' ')
+		}
+		t.SetTextBytes(b)
+		return nil
+	}})
+	rt := startRAM(t, a)
+	want(t, rt, app.View, "places", "", "", 200, "items moves ")
+}

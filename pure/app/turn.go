@@ -79,6 +79,11 @@ func (t *Turn) Table(name string) *Tab {
 	panic(fmt.Sprintf("app: no table %q", name))
 }
 
+// TableAt returns the app's table i: 0 is App.Table, then App.Tables in
+// order. It is Table without the search by name, for an app that keeps
+// its tables' places.
+func (t *Turn) TableAt(i int) *Tab { return &t.tabs[i] }
+
 // Get returns the record with key in the first table, and whether there
 // is one.
 func (t *Turn) Get(key string) (Record, bool) { return t.tabs[0].Get(key) }
@@ -106,8 +111,8 @@ func (t *Turn) writing(op string) {
 func (t *Turn) Len() int { return t.tabs[0].Len() }
 
 // Sum returns the sum of the Int column over every record of the first
-// table. The table keeps it as records change, so it costs nothing to
-// read.
+// table (Tab.Sum: the first Sum of a column adds it up, later ones cost
+// nothing).
 func (t *Turn) Sum(column string) int64 { return t.tabs[0].Sum(column) }
 
 // Scan calls fn for the records of the first table at positions from to
@@ -120,6 +125,11 @@ func (t *Turn) SetNumber(n int64) { t.c.Out = appendInt(t.c.Out[:0], n) }
 
 // SetText sets the answer to s.
 func (t *Turn) SetText(s string) { t.c.Out = append(t.c.Out[:0], s...) }
+
+// SetTextBytes is SetText with the answer's bytes in b, which it copies
+// and does not keep: an answer built in a scratch buffer, without
+// converting it to a string first.
+func (t *Turn) SetTextBytes(b []byte) { t.c.Out = append(t.c.Out[:0], b...) }
 
 // Want reports whether the request asked for the Rows view's column
 // name (all are asked for unless ?cols= names some), so a Run writing

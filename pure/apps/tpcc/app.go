@@ -1,8 +1,8 @@
 package tpcc
 
 import (
-	"fmt"
 	"slices"
+	"strconv"
 
 	"workbench/pure/app"
 )
@@ -52,7 +52,7 @@ func New() app.App {
 // get reads the record of table d with key ids.
 func (a *tpcc) get(t *app.Turn, d *TableDef, ids ...int64) (app.Record, bool) {
 	a.kb = appendKey(a.kb[:0], d, ids...)
-	return t.Table(d.Name).GetBytes(a.kb)
+	return t.TableAt(d.at).GetBytes(a.kb)
 }
 
 // must reads a record that must exist, or refuses the turn with 404.
@@ -66,34 +66,38 @@ func (a *tpcc) must(t *app.Turn, d *TableDef, ids ...int64) (app.Record, error) 
 	return r, nil
 }
 
-// put fills a new record of table d from vals (its columns, the key
-// columns among them) and puts it.
-func (a *tpcc) put(t *app.Turn, d *TableDef, vals ...any) error {
-	ids := make([]int64, len(d.Key))
+// put puts a new record of table d whose columns are ints, in order (the
+// key columns among them), and text after them: the tables New-Order and
+// Payment insert into have Int columns and at most one Text column, their
+// last (order_line's ol_dist_info, history's h_data).
+func (a *tpcc) put(t *app.Turn, d *TableDef, text string, ints ...int64) error {
+	a.kb = a.kb[:0]
 	for i, k := range d.Key {
-		ids[i] = vals[k].(int64)
+		a.kb = appendDigits(a.kb, ints[k], d.Widths[i])
 	}
-	tab := t.Table(d.Name)
-	r := tab.New(string(appendKey(nil, d, ids...)))
-	for i, v := range vals {
-		switch v := v.(type) {
-		case int64:
+	tab := t.TableAt(d.at)
+	r := tab.New(string(a.kb))
+	for i, v := range ints {
+		if v != 0 { // a new record's columns are zero
 			r.SetIntAt(i, v)
-		case string:
-			r.SetTextAt(i, v)
 		}
+	}
+	if len(ints) < len(d.Cols) {
+		r.SetTextAt(len(ints), text)
 	}
 	return tab.Put(r)
 }
 
-// keyRange returns the keys from ids... (inclusive) to the same with the
-// last id plus one (exclusive), as strings for Range.
-func (a *tpcc) keyRange(d *TableDef, ids ...int64) (string, string) {
-	lo := string(appendKey(nil, d, ids...))
+// keyRange returns in a.kb and a.kb2 the keys from ids... (inclusive) to
+// the same with the last id plus one (exclusive). Range's bounds are
+// strings it does not keep, so a caller converting these at the call
+// (Range(string(lo), string(hi), ...)) allocates nothing.
+func (a *tpcc) keyRange(d *TableDef, ids ...int64) (lo, hi []byte) {
+	a.kb = appendKey(a.kb[:0], d, ids...)
 	ids[len(ids)-1]++
-	hi := string(appendKey(nil, d, ids...))
+	a.kb2 = appendKey(a.kb2[:0], d, ids...)
 	ids[len(ids)-1]--
-	return lo, hi
+	return a.kb, a.kb2
 }
 
 // newOrder is the New-Order transaction (specification 2.4). An unused
@@ -119,7 +123,7 @@ func (a *tpcc) newOrder(t *app.Turn) error {
 	}
 	o := dr.IntAt(dNext)
 	dr.SetIntAt(dNext, o+1)
-	if err := t.Table("district").Put(dr); err != nil {
+	if err := t.TableAt(tDistrict.at).Put(dr); err != nil {
 		return err
 	}
 	local := int64(1)
@@ -128,13 +132,13 @@ func (a *tpcc) newOrder(t *app.Turn) error {
 			local = 0
 		}
 	}
-	if err := a.put(t, tOrders, w, d, o, c, tx.Now, int64(0), int64(len(tx.Lines)), local); err != nil {
+	if err := a.put(t, tOrders, "", w, d, o, c, tx.Now, 0, int64(len(tx.Lines)), local); err != nil {
 		return err
 	}
-	if err := a.put(t, tNewOrder, w, d, o); err != nil {
+	if err := a.put(t, tNewOrder, "", w, d, o); err != nil {
 		return err
 	}
-	stock := t.Table("stock")
+	stock := t.TableAt(tStock.at)
 	sum := int64(0)
 	for n, l := range tx.Lines {
 		ir, ok := a.get(t, tItem, l.I)
@@ -162,13 +166,13 @@ func (a *tpcc) newOrder(t *app.Turn) error {
 		}
 		amount := l.Q * ir.IntAt(iPrice)
 		sum += amount
-		if err := a.put(t, tOrderLine, w, d, o, int64(n+1), l.I, l.W, int64(0), l.Q, amount, sr.TextAt(sDist01+int(d)-1)); err != nil {
+		if err := a.put(t, tOrderLine, sr.TextAt(sDist01+int(d)-1), w, d, o, int64(n+1), l.I, l.W, 0, l.Q, amount); err != nil {
 			return err
 		}
 	}
 	total := sum * (10000 - cr.IntAt(cDiscount)) * (10000 + wr.IntAt(wTax) + dr.IntAt(dTax)) / 100_000_000
-	a.out = fmt.Appendf(a.out[:0], "%d %d", o, total)
-	t.SetText(string(a.out))
+	a.out = appendInts(a.out[:0], o, total)
+	t.SetTextBytes(a.out)
 	return nil
 }
 
@@ -179,7 +183,7 @@ func (a *tpcc) customer(t *app.Turn, w, d, c int64, last string) (app.Record, er
 		return a.must(t, tCustomer, w, d, c)
 	}
 	a.found = a.found[:0]
-	t.Table("customer").Index("by_last").Prefix(app.K().Int(w).Int(d).Text(last), func(r app.Record) bool {
+	t.TableAt(tCustomer.at).Index("by_last").Prefix(app.K().Int(w).Int(d).Text(last), func(r app.Record) bool {
 		a.found = append(a.found, r)
 		return true
 	})
@@ -209,10 +213,10 @@ func (a *tpcc) payment(t *app.Turn) error {
 	}
 	wr.SetIntAt(wYTD, wr.IntAt(wYTD)+amount)
 	dr.SetIntAt(dYTD, dr.IntAt(dYTD)+amount)
-	if err := t.Table("warehouse").Put(wr); err != nil {
+	if err := t.TableAt(tWarehouse.at).Put(wr); err != nil {
 		return err
 	}
-	if err := t.Table("district").Put(dr); err != nil {
+	if err := t.TableAt(tDistrict.at).Put(dr); err != nil {
 		return err
 	}
 	bal := cr.IntAt(cBalance) - amount
@@ -223,22 +227,34 @@ func (a *tpcc) payment(t *app.Turn) error {
 	if cr.TextAt(cCredit) == "BC" {
 		cr.SetTextAt(cData, BadCreditData(cid, cd, cw, d, w, amount, cr.TextAt(cData)))
 	}
-	if err := t.Table("customer").Put(cr); err != nil {
+	if err := t.TableAt(tCustomer.at).Put(cr); err != nil {
 		return err
 	}
-	if err := a.put(t, tHistory, HistorySeq(now), cid, cd, cw, d, w, now, amount, wr.TextAt(wName)+"    "+dr.TextAt(dName)); err != nil {
+	if err := a.put(t, tHistory, wr.TextAt(wName)+"    "+dr.TextAt(dName), HistorySeq(now), cid, cd, cw, d, w, now, amount); err != nil {
 		return err
 	}
-	a.out = fmt.Appendf(a.out[:0], "%d %d", cid, bal)
-	t.SetText(string(a.out))
+	a.out = appendInts(a.out[:0], cid, bal)
+	t.SetTextBytes(a.out)
 	return nil
 }
 
 // BadCreditData is c_data after a payment by a customer with bad credit:
 // the payment's ids and amount, then the old data, cut to 500 characters.
 func BadCreditData(c, cd, cw, d, w, amount int64, old string) string {
-	s := fmt.Sprintf("%d %d %d %d %d %d|%s", c, cd, cw, d, w, amount, old)
-	return s[:min(len(s), 500)]
+	b := appendInts(make([]byte, 0, 600), c, cd, cw, d, w, amount)
+	b = append(append(b, '|'), old...)
+	return string(b[:min(len(b), 500)])
+}
+
+// appendInts appends the decimal integers vs, space-separated.
+func appendInts(b []byte, vs ...int64) []byte {
+	for i, v := range vs {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = strconv.AppendInt(b, v, 10)
+	}
+	return b
 }
 
 // HistorySeq is the history key of the payment made at time now (loaded
@@ -258,17 +274,17 @@ func (a *tpcc) orderStatus(t *app.Turn) error {
 	}
 	cid := cr.IntAt(cID)
 	var o, carrier, lines, amount int64
-	if or, ok := t.Table("orders").Index("by_customer").Last(app.K().Int(w).Int(d).Int(cid)); ok {
+	if or, ok := t.TableAt(tOrders.at).Index("by_customer").Last(app.K().Int(w).Int(d).Int(cid)); ok {
 		o, carrier = or.IntAt(oID), or.IntAt(oCarrier)
 		lo, hi := a.keyRange(tOrderLine, w, d, o)
-		t.Table("order_line").Range(lo, hi, func(r app.Record) bool {
+		t.TableAt(tOrderLine.at).Range(string(lo), string(hi), func(r app.Record) bool {
 			lines++
 			amount += r.IntAt(olAmount)
 			return true
 		})
 	}
-	a.out = fmt.Appendf(a.out[:0], "%d %d %d %d %d %d", cid, cr.IntAt(cBalance), o, carrier, lines, amount)
-	t.SetText(string(a.out))
+	a.out = appendInts(a.out[:0], cid, cr.IntAt(cBalance), o, carrier, lines, amount)
+	t.SetTextBytes(a.out)
 	return nil
 }
 
@@ -280,7 +296,7 @@ func (a *tpcc) delivery(t *app.Turn) error {
 	if carrier < 1 || carrier > 10 {
 		return app.Errorf(400, "carrier must be 1 to 10; got %d", carrier)
 	}
-	newOrders, orders, lines := t.Table("new_order"), t.Table("orders"), t.Table("order_line")
+	newOrders, orders, lines := t.TableAt(tNewOrder.at), t.TableAt(tOrders.at), t.TableAt(tOrderLine.at)
 	a.out = a.out[:0]
 	for d := int64(1); ; d++ {
 		if _, ok := a.get(t, tDistrict, w, d); !ok {
@@ -289,7 +305,7 @@ func (a *tpcc) delivery(t *app.Turn) error {
 		lo, hi := a.keyRange(tNewOrder, w, d)
 		var no app.Record
 		found := false
-		newOrders.Range(lo, hi, func(r app.Record) bool { no, found = r, true; return false })
+		newOrders.Range(string(lo), string(hi), func(r app.Record) bool { no, found = r, true; return false })
 		if !found {
 			continue
 		}
@@ -307,7 +323,7 @@ func (a *tpcc) delivery(t *app.Turn) error {
 		}
 		a.found = a.found[:0]
 		lo, hi = a.keyRange(tOrderLine, w, d, o)
-		lines.Range(lo, hi, func(r app.Record) bool { a.found = append(a.found, r); return true })
+		lines.Range(string(lo), string(hi), func(r app.Record) bool { a.found = append(a.found, r); return true })
 		sum := int64(0)
 		for _, ol := range a.found {
 			sum += ol.IntAt(olAmount)
@@ -322,15 +338,15 @@ func (a *tpcc) delivery(t *app.Turn) error {
 		}
 		cr.SetIntAt(cBalance, cr.IntAt(cBalance)+sum)
 		cr.SetIntAt(cDelCnt, cr.IntAt(cDelCnt)+1)
-		if err := t.Table("customer").Put(cr); err != nil {
+		if err := t.TableAt(tCustomer.at).Put(cr); err != nil {
 			return err
 		}
 		if len(a.out) > 0 {
 			a.out = append(a.out, ' ')
 		}
-		a.out = fmt.Appendf(a.out, "%d:%d", d, o)
+		a.out = strconv.AppendInt(append(strconv.AppendInt(a.out, d, 10), ':'), o, 10)
 	}
-	t.SetText(string(a.out))
+	t.SetTextBytes(a.out)
 	return nil
 }
 
@@ -344,10 +360,10 @@ func (a *tpcc) stockLevel(t *app.Turn) error {
 		return err
 	}
 	next := dr.IntAt(dNext)
-	lo := string(appendKey(nil, tOrderLine, w, d, max(0, next-20)))
-	hi := string(appendKey(nil, tOrderLine, w, d, next))
+	a.kb = appendKey(a.kb[:0], tOrderLine, w, d, max(0, next-20))
+	a.kb2 = appendKey(a.kb2[:0], tOrderLine, w, d, next)
 	a.items = a.items[:0]
-	t.Table("order_line").Range(lo, hi, func(r app.Record) bool { a.items = append(a.items, r.IntAt(olIID)); return true })
+	t.TableAt(tOrderLine.at).Range(string(a.kb), string(a.kb2), func(r app.Record) bool { a.items = append(a.items, r.IntAt(olIID)); return true })
 	slices.Sort(a.items)
 	n := int64(0)
 	for _, i := range slices.Compact(a.items) {

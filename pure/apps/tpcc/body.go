@@ -104,43 +104,57 @@ type scan struct {
 }
 
 // space skips JSON whitespace.
-func (p *scan) space() {
-	for p.i < len(p.b) {
-		switch p.b[p.i] {
+func (p *scan) space() { p.i = skipSpace(p.b, p.i) }
+
+// skipSpace returns the position of the first byte from i on that is
+// not JSON whitespace (len(b) if none). The scan's methods work on b and
+// i in locals, which the compiler keeps in registers, and store p.i once.
+func skipSpace(b []byte, i int) int {
+	for i < len(b) {
+		switch b[i] {
 		case ' ', '\t', '\n', '\r':
-			p.i++
+			i++
 		default:
-			return
+			return i
 		}
 	}
+	return i
 }
 
 // is skips whitespace and then c, reporting whether c was there.
 func (p *scan) is(c byte) bool {
-	p.space()
-	if p.i < len(p.b) && p.b[p.i] == c {
-		p.i++
+	b := p.b
+	i := skipSpace(b, p.i)
+	if i < len(b) && b[i] == c {
+		p.i = i + 1
 		return true
 	}
+	p.i = i
 	return false
 }
 
 // name reads a member name without escapes and the colon after it.
 func (p *scan) name() ([]byte, bool) {
-	if !p.is('"') {
+	b := p.b
+	i := skipSpace(b, p.i)
+	if i >= len(b) || b[i] != '"' {
 		return nil, false
 	}
-	start := p.i
-	for p.i < len(p.b) {
-		switch c := p.b[p.i]; {
+	i++
+	start := i
+	for ; i < len(b); i++ {
+		switch c := b[i]; {
 		case c == '"':
-			n := p.b[start:p.i]
-			p.i++
-			return n, p.is(':')
+			n := b[start:i]
+			i = skipSpace(b, i+1)
+			if i < len(b) && b[i] == ':' {
+				p.i = i + 1
+				return n, true
+			}
+			return nil, false
 		case c == '\\' || c < 0x20 || c >= 0x80:
 			return nil, false
 		}
-		p.i++
 	}
 	return nil, false
 }
@@ -148,23 +162,24 @@ func (p *scan) name() ([]byte, bool) {
 // int reads an integer of at most 18 digits (so it fits an int64) with no
 // fraction or exponent into *v.
 func (p *scan) int(v *int64) bool {
-	p.space()
-	neg := p.i < len(p.b) && p.b[p.i] == '-'
+	b := p.b
+	i := skipSpace(b, p.i)
+	neg := i < len(b) && b[i] == '-'
 	if neg {
-		p.i++
+		i++
 	}
-	start := p.i
+	start := i
 	var n int64
-	for p.i < len(p.b) && p.b[p.i] >= '0' && p.b[p.i] <= '9' {
-		n = n*10 + int64(p.b[p.i]-'0')
-		p.i++
+	for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+		n = n*10 + int64(b[i]-'0')
 	}
-	digits := p.i - start
-	if digits == 0 || digits > 18 || digits > 1 && p.b[start] == '0' {
+	p.i = i
+	digits := i - start
+	if digits == 0 || digits > 18 || digits > 1 && b[start] == '0' {
 		return false
 	}
-	if p.i < len(p.b) {
-		if c := p.b[p.i]; c == '.' || c == 'e' || c == 'E' {
+	if i < len(b) {
+		if c := b[i]; c == '.' || c == 'e' || c == 'E' {
 			return false
 		}
 	}

@@ -47,14 +47,14 @@ func (a *tpcc) district(t *app.Turn, w, d, next int64) []string {
 	var bad []string
 	lo, hi := a.keyRange(tOrders, w, d)
 	maxO, olCnt := int64(0), int64(0)
-	t.Table("orders").Range(lo, hi, func(r app.Record) bool {
+	t.Table("orders").Range(string(lo), string(hi), func(r app.Record) bool {
 		maxO = max(maxO, r.IntAt(oID))
 		olCnt += r.IntAt(oOLCnt)
 		return true
 	})
 	lo, hi = a.keyRange(tNewOrder, w, d)
 	minNO, maxNO, nNO := int64(-1), int64(0), int64(0)
-	t.Table("new_order").Range(lo, hi, func(r app.Record) bool {
+	t.Table("new_order").Range(string(lo), string(hi), func(r app.Record) bool {
 		o := r.IntAt(noOID)
 		if minNO < 0 {
 			minNO = o
@@ -65,7 +65,7 @@ func (a *tpcc) district(t *app.Turn, w, d, next int64) []string {
 	})
 	lo, hi = a.keyRange(tOrderLine, w, d)
 	lines := int64(0)
-	t.Table("order_line").Range(lo, hi, func(app.Record) bool { lines++; return true })
+	t.Table("order_line").Range(string(lo), string(hi), func(app.Record) bool { lines++; return true })
 	if next-1 != maxO || nNO > 0 && next-1 != maxNO {
 		bad = append(bad, fmt.Sprintf("condition 2: district %d/%d: d_next_o_id-1 = %d, max(o_id) = %d, max(no_o_id) = %d", w, d, next-1, maxO, maxNO))
 	}

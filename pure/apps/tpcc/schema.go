@@ -16,6 +16,7 @@ type TableDef struct {
 	Key     []int    // the key's columns, most significant first
 	Widths  []int    // decimal digits of each key column in the app's keys
 	Indexes []app.IndexDef
+	at      int // the place in Tables, which is the app's (New), for Turn.TableAt; set by def
 }
 
 // Tables are TPC-C's nine tables. Money is in cents, taxes and discounts
@@ -51,6 +52,7 @@ func IsText(c string) bool { return strings.HasSuffix(c, ":s") }
 func def(name string) *TableDef {
 	for i := range Tables {
 		if Tables[i].Name == name {
+			Tables[i].at = i
 			return &Tables[i]
 		}
 	}
@@ -104,15 +106,16 @@ func appendKey(b []byte, d *TableDef, ids ...int64) []byte {
 	return b
 }
 
+// zeros are the most leading zeros a key column has (history's 18).
+const zeros = "000000000000000000"
+
 // appendDigits appends v (0 <= v < 10^width) in width decimal digits:
 // width zeros, then v's digits over them from the right, stopping once
 // the rest is zeros (TPC-C's ids have many leading zeros in their
 // widths: warehouse 1 is 0001).
 func appendDigits(b []byte, v int64, width int) []byte {
 	n := len(b)
-	for range width {
-		b = append(b, '0')
-	}
+	b = append(b, zeros[:width]...)
 	for i := len(b) - 1; i >= n && v > 0; i-- {
 		b[i] = byte('0' + v%10)
 		v /= 10

@@ -122,3 +122,18 @@ func TestConsistency_FindsBrokenConditions(t *testing.T) {
 		t.Errorf("consistency: %q, want condition 4 for district 1/3 only", got)
 	}
 }
+
+// TestBadCreditData: c_data after a bad-credit payment is the
+// specification's "ids and amount, then the old data" cut to 500
+// characters, for old data short, long and empty, and negative ids.
+func TestBadCreditData(t *testing.T) {
+	for _, old := range []string{"", "short", strings.Repeat("x", 480), strings.Repeat("y", 500), strings.Repeat("z", 700)} {
+		for _, ids := range [][6]int64{{1, 2, 3, 4, 5, 6}, {2999, 10, 1, 10, 1, 500000}, {-1, 0, 0, -7, 1, 123456789012}} {
+			want := fmt.Sprintf("%d %d %d %d %d %d|%s", ids[0], ids[1], ids[2], ids[3], ids[4], ids[5], old)
+			want = want[:min(len(want), 500)]
+			if got := tpcc.BadCreditData(ids[0], ids[1], ids[2], ids[3], ids[4], ids[5], old); got != want {
+				t.Errorf("BadCreditData(%v, %d bytes of old data) = %q..., want %q...", ids, len(old), got[:min(len(got), 40)], want[:min(len(want), 40)])
+			}
+		}
+	}
+}
