@@ -132,10 +132,7 @@ func filterAdd(f []uint64, key []byte) {
 // mayHave reports whether key may be in the overlay: false only if it is
 // not.
 func (ov *overlay) mayHave(key []byte) bool {
-	f := ov.filter
-	if len(f) == 0 {
-		return true
-	}
+	f := ov.filter // never empty: filterWords gives at least 16 words
 	h := filterHash(key)
 	m := uint64(len(f))*64 - 1
 	a, b := h&m, (h>>32)&m
@@ -169,16 +166,23 @@ func treeRoot(root uint64, ov *overlay) uint64 {
 func lookupVersion(d []byte, root uint64, ov *overlay, key []byte) (uint64, bool) {
 	if ov != nil {
 		if ov.mayHave(key) {
-			if e, ok := ov.find(d, key); ok {
-				if logDeleted(d, e) {
-					return 0, false
-				}
-				return e, true
-			}
+			return lookupOverlay(d, ov, key)
 		}
 		root = ov.tree
 	}
 	return lookup(d, root, key)
+}
+
+// lookupOverlay is lookupVersion for a key ov's filter may hold. (Apart,
+// so that a read the filter answers calls only lookup.)
+func lookupOverlay(d []byte, ov *overlay, key []byte) (uint64, bool) {
+	if e, ok := ov.find(d, key); ok {
+		if logDeleted(d, e) {
+			return 0, false
+		}
+		return e, true
+	}
+	return lookup(d, ov.tree, key)
 }
 
 // appendLogEntry appends a log entry to buf.

@@ -188,6 +188,9 @@ func (b *runBuilder) share(ov *overlay, r, r2 int) {
 // counts them in b.n.
 func (b *runBuilder) add(ents, heads []uint64) {
 	n := len(ents)
+	if n == 0 {
+		return // no run is empty (a log record written by hand may hold no entry)
+	}
 	k := 1
 	if n > runMax {
 		k = (n + runHalf - 1) / runHalf // runs of n/k entries, the first n%k one more
@@ -321,9 +324,7 @@ func (b *runBuilder) addNews(d []byte, ents, heads []uint64, news []pending) {
 		ents, heads = ents[j:], heads[j:]
 	}
 	te, th = append(te, ents...), append(th, heads...)
-	if len(te) > 0 {
-		b.add(te, th)
-	}
+	b.add(te, th)
 	b.te, b.th = te, th
 }
 
