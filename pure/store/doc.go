@@ -144,8 +144,8 @@
 // A Bloom filter, shared by the overlays from one fold to the next (each
 // group adds its keys), lets a read of a key the overlay lacks usually
 // skip the search.
-// Once the overlay would hold more than Options.FoldEntries keys (4,096
-// by default) or its records more than 4 MiB, the group that passes the
+// Once the overlay would hold more than Options.FoldEntries keys (1,024
+// by default, 4,096 in RAM mode) or its records more than 4 MiB, the group that passes the
 // bound folds: it applies the overlay and its own transactions to the
 // tree, writes the changed nodes as a tree commit does, and its head
 // names the new tree. A leaf and its path are so copied once per fold
