@@ -32,14 +32,16 @@ const (
 	minArena = 1 << 13
 )
 
-// The runs live in an arena, a []uint64 the leader only appends to: run
-// entries first, then their heads, and the overlay's spans name each run
-// by where it starts in the arena and its length. So an overlay holds no
-// pointer per run, and a commit allocates nothing for the runs it writes
-// while its arena has room. An overlay's arena slice ends where its runs
-// do; the leader appends a new group's runs beyond it, where no published
-// version reads. When the arena is full, the leader allocates one 16
-// times the live runs and copies them there (earlier versions keep the
+// The runs live in an arena, a []uint64 the leader only appends to: each
+// run's entries, then their heads, and after a group's new runs its
+// version's index (firsts, fheads, spans: a span names a run by where it
+// starts in the arena and its length). So an overlay holds no pointer per
+// run, and a commit allocates nothing for its overlay while the arena has
+// room. The leader appends only past the newest overlay's index, where no
+// published version reads, and a version is published (an atomic store)
+// after its words were written, so readers never race the leader. When
+// the arena is full, the leader allocates one 16 times what the new
+// overlay needs and copies the live runs there (earlier versions keep the
 // old one).
 
 // ovPos is a position in an overlay: entry i of run r.
