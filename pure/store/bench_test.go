@@ -184,7 +184,7 @@ func BenchmarkGetOverlay(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
-				if v := s.cur.Load(); (v.ov != nil && len(v.ov.ents) == ov) != (ov > 0) {
+				if v := s.cur.Load(); (v.ov != nil && v.ov.n == ov) != (ov > 0) {
 					b.Fatalf("overlay of %v, want %d keys", v.ov != nil, ov)
 				}
 				keys := make([][]byte, 1024)

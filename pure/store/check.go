@@ -273,3 +273,43 @@ func (c *checker) branchEntry(off, e uint64, depth int) ([]byte, error) {
 	}
 	return key, nil
 }
+
+// checkOverlay verifies ov, the overlay a commit leader merged for the
+// version with head h (nil when h names a tree), against the one Open
+// builds from h's log records: the same entries in the same order, the
+// same tree below them, its runs well formed (ovrun.go), and every key in
+// its filter. A difference is a bug in the store, reported as ErrCorrupt
+// (strict mode).
+func checkOverlay(d []byte, h head, ov *overlay) error {
+	want, err := buildOverlay(d, h.root, h.count)
+	switch {
+	case err != nil:
+		return err
+	case (want == nil) != (ov == nil):
+		return errorf(ErrCorrupt, "head at %d: the writer's overlay is %v, its records' %v (a bug in the store)", h.off, ov != nil, want != nil)
+	case ov == nil:
+		return nil
+	}
+	if err := ov.checkRuns(d); err != nil {
+		return errorf(ErrCorrupt, "head at %d: %v (a bug in the store)", h.off, err)
+	}
+	if ov.n != want.n || ov.tree != want.tree || ov.treeCount != want.treeCount {
+		return errorf(ErrCorrupt, "head at %d: the writer's overlay holds %d entries over tree %d (%d keys), its records %d over %d (%d)",
+			h.off, ov.n, ov.tree, ov.treeCount, want.n, want.tree, want.treeCount)
+	}
+	var got []uint64
+	ov.all(func(e uint64) { got = append(got, e) })
+	i := 0
+	var bad error
+	want.all(func(e uint64) {
+		switch {
+		case bad != nil:
+		case got[i] != e:
+			bad = errorf(ErrCorrupt, "head at %d: the writer's overlay entry %d is at %d, its records' at %d (a bug in the store)", h.off, i, got[i], e)
+		case !ov.mayHave(logKey(d, e)):
+			bad = errorf(ErrCorrupt, "head at %d: overlay key %q not in its filter (a bug in the store)", h.off, logKey(d, e))
+		}
+		i++
+	})
+	return bad
+}

@@ -134,16 +134,16 @@ func (s *Store) writeGroup() written {
 	nv := new(version)
 	fold := !logging
 	if logging {
-		merged, heads, filter := lv.merged()
 		var ovBytes uint64
 		if s.ov != nil {
 			ovBytes = s.ov.bytes
 		}
-		fold = len(merged) > s.foldAt || ovBytes+uint64(len(buf)) > foldBytes
+		fold = lv.gather() > s.foldAt || ovBytes+uint64(len(buf)) > foldBytes
 		if !fold {
+			nv.ovs = overlay{tree: treeRoot(s.tip.root, s.ov), treeCount: s.treeCountLocked(), bytes: ovBytes + uint64(len(buf))}
+			lv.merged(&nv.ovs, s.foldAt)
 			endLogRecord(buf, recStart)
 			root = s.end + uint64(recStart)
-			nv.ovs = overlay{tree: treeRoot(s.tip.root, s.ov), treeCount: s.treeCountLocked(), ents: merged, heads: heads, filter: filter, bytes: ovBytes + uint64(len(buf))}
 			nov = &nv.ovs
 			if s.countAll {
 				nov.keys.Store(count + 1)
@@ -155,15 +155,13 @@ func (s *Store) writeGroup() written {
 	if fold {
 		t := &sc.t
 		*t = wtree{d: d, rootOff: treeRoot(s.tip.root, s.ov), count: s.treeCountLocked(), nodes: &sc.nodes}
-		if s.ov != nil {
-			for _, e := range s.ov.ents {
-				if k := logKey(d, e); logDeleted(d, e) {
-					t.del(k)
-				} else {
-					t.put(k, leafVal(d, e), leafRev(d, e))
-				}
+		s.ov.all(func(e uint64) {
+			if k := logKey(d, e); logDeleted(d, e) {
+				t.del(k)
+			} else {
+				t.put(k, leafVal(d, e), leafRev(d, e))
 			}
-		}
+		})
 		for _, tx := range batch {
 			if tx.err == nil {
 				tx.apply(t, tx.rev)
@@ -407,9 +405,14 @@ func (s *Store) syncPublish(w *written) error {
 		//    written, so versions are published in order.
 		s.publish(w.v)
 		s.publications.Add(1)
-		// 3. Strict mode: verify the whole tree after every commit.
+		// 3. Strict mode: verify the whole tree after every commit, and
+		//    the overlay the leader merged against the one Open would
+		//    build from the records.
 		if s.opts.Strict {
 			err = checkVersion(w.v.m.data, w.v.h)
+			if err == nil {
+				err = checkOverlay(w.v.m.data, w.v.h, w.v.ov)
+			}
 		}
 	}
 	if err != nil {

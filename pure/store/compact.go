@@ -289,13 +289,13 @@ func (c *copier) finish(tip head, ov *overlay) (head, uint64) {
 	if r := treeRoot(tip.root, ov); r != 0 {
 		root = c.node(r)
 	}
-	if ov != nil && len(ov.ents) > 0 && c.err == nil {
+	if ov != nil && ov.n > 0 && c.err == nil {
 		at := c.off()
 		start := len(c.buf)
 		c.buf = startLogRecord(c.buf, root)
-		for _, e := range ov.ents {
+		ov.all(func(e uint64) {
 			c.buf = append(c.buf, c.d[e:e+logEntLen(c.d, e)]...)
-		}
+		})
 		endLogRecord(c.buf, start)
 		root = at
 	}

@@ -215,7 +215,9 @@ func TestOpen_RemovesLeftoverCompaction(t *testing.T) {
 // reopens with everything.
 func TestCompact_CloseDuringCopy(t *testing.T) {
 	path := tempPath(t)
-	s := mustOpen(t, path, &Options{AutoCompact: -1})
+	// FoldEntries below the keys written, so that they are in a tree of
+	// 2.7 MB to copy in steps, not all in one log record.
+	s := mustOpen(t, path, &Options{AutoCompact: -1, FoldEntries: 1000})
 	for i := range 3000 {
 		if i%500 == 0 {
 			tx, _ := s.Begin()

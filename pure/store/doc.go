@@ -19,6 +19,7 @@
 //	format.go      file header, head record, record header, checksums
 //	logrec.go      log records over the tree, overlays, folding
 //	logheads.go    overlay heads: searching an overlay by its keys' first 8 bytes
+//	ovrun.go       overlay runs: shared between versions, in the leader's arena
 //	logview.go     the leader's view of a group: pending writes, revisions, new overlay
 //	node.go        node and value records: reading in place, encoding
 //	tree.go        the writer's working tree: edits, split, merge, spill
@@ -132,11 +133,19 @@
 // its overlay, built once per version by the commit leader and never
 // changed: the offsets of the newest log entry of each key of the chain,
 // sorted by key, with each key's first 8 bytes as an integer beside it
-// (in memory only), so a search compares integers before keys. Get and Borrow look the key up there first (a delete
+// (in memory only), so a search compares integers before keys. The
+// entries are cut into runs of at most 64, in an arena the leader only
+// appends to, and indexed by each run's first entry (ovrun.go): a group's
+// overlay shares with the one before it every run its keys do not fall
+// in, and copies the others and the index, not the whole overlay. Get
+// and Borrow look the key up there first (a delete
 // makes it absent) and in the tree below otherwise; Range merges the two.
 // Values read from log entries are lent from the mapping like any other.
+// A Bloom filter, shared by the overlays from one fold to the next (each
+// group adds its keys), lets a read of a key the overlay lacks usually
+// skip the search.
 // Once the overlay would hold more than Options.FoldEntries keys (1,024
-// by default) or its records more than 4 MiB, the group that passes the
+// by default, 4,096 in RAM mode) or its records more than 4 MiB, the group that passes the
 // bound folds: it applies the overlay and its own transactions to the
 // tree, writes the changed nodes as a tree commit does, and its head
 // names the new tree. A leaf and its path are so copied once per fold

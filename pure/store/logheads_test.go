@@ -151,17 +151,8 @@ func TestOverlay_HeadsFollowCommits(t *testing.T) {
 		t.Helper()
 		v := s.cur.Load()
 		if v.ov != nil {
-			d := v.m.data
-			if len(v.ov.heads) != len(v.ov.ents) {
-				t.Fatalf("%s: %d heads for %d entries", when, len(v.ov.heads), len(v.ov.ents))
-			}
-			for i, e := range v.ov.ents {
-				if want := keyHead(logKey(d, e)); v.ov.heads[i] != want {
-					t.Fatalf("%s: entry %d (%q) has head %#x, want %#x", when, i, logKey(d, e), v.ov.heads[i], want)
-				}
-				if i > 0 && bytes.Compare(logKey(d, v.ov.ents[i-1]), logKey(d, e)) >= 0 {
-					t.Fatalf("%s: entries %d and %d out of order", when, i-1, i)
-				}
+			if err := checkOverlay(v.m.data, v.h, v.ov); err != nil {
+				t.Fatalf("%s: %v", when, err)
 			}
 		}
 		sn, err := s.Snapshot()

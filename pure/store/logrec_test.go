@@ -43,8 +43,8 @@ func TestLog_SmallCommitAppendsRecord(t *testing.T) {
 		put(t, s, key(6000+i), "x")
 	}
 	v := s.cur.Load()
-	if v.ov != nil && len(v.ov.ents) > 100 {
-		t.Fatalf("overlay holds %d keys, FoldEntries is 100", len(v.ov.ents))
+	if v.ov != nil && v.ov.n > 100 {
+		t.Fatalf("overlay holds %d keys, FoldEntries is 100", v.ov.n)
 	}
 	if err := s.Check(); err != nil {
 		t.Fatal(err)
@@ -365,7 +365,7 @@ func TestRange_TreeWithOverlay(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sn.Release()
-	if sn.ov == nil || len(sn.ov.ents) < 100 || sn.ov.tree == 0 {
+	if sn.ov == nil || sn.ov.n < 100 || sn.ov.tree == 0 {
 		t.Fatalf("want a tree with an overlay of at least 100 entries; overlay %v", sn.ov != nil)
 	}
 	compareAll(t, s, model)

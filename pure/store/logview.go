@@ -2,9 +2,7 @@ package store
 
 import (
 	"bytes"
-	"cmp"
 	"hash/maphash"
-	"slices"
 )
 
 // The commit leader's view of a group in log mode: the pending writes of
@@ -30,6 +28,12 @@ type logView struct {
 	ov   *overlay
 	pend map[uint64]int // hash of a key -> index in news of the last write with that hash (chained by next)
 	news []pending      // one per key, the newest write
+	// The new overlay's runs (ovrun.go): gathered in rb, laid into arena.
+	rb    runBuilder
+	arena runArena
+	// filter is the filter of the overlays merged since the last fold:
+	// each adds its keys to it (logrec.go, mayHave).
+	filter []uint64
 }
 
 // pendSeed seeds the hashes of logView.pend. A map keyed by the hash,
@@ -125,62 +129,37 @@ func (lv *logView) index(i int) {
 	lv.pend[h] = i
 }
 
-// merged returns the overlay entries of lv's overlay with the group's
-// writes laid over them, their heads (logheads.go), and their filter: the
-// old overlay's with the group's keys added, or a new one once the
-// entries outgrow it. The three share one allocation. lv.news is sorted
-// by key first.
-func (lv *logView) merged() (ents, heads, filter []uint64) {
-	slices.SortFunc(lv.news, func(a, b pending) int {
-		if a.head != b.head {
-			return cmp.Compare(a.head, b.head)
-		}
-		return bytes.Compare(a.key, b.key)
-	})
-	var old, oldHeads, oldFilter []uint64
-	if lv.ov != nil {
-		old, oldHeads, oldFilter = lv.ov.ents, lv.ov.heads, lv.ov.filter
+// gather sorts the group's writes and gathers the runs of the new
+// version's overlay: lv's overlay with them laid over it (ovrun.go: only
+// the runs the group writes into are copied). It returns how many keys
+// the new overlay holds, so the leader can decide to fold instead.
+func (lv *logView) gather() int {
+	sortNews(lv.news)
+	b := &lv.rb
+	b.reset()
+	b.mergeRuns(lv.d, lv.ov, lv.news)
+	return b.n
+}
+
+// merged fills ov, the new version's overlay, with the runs gather
+// gathered and their filter. Overlays merged one over another, from the
+// first after a fold to the last before the next, share one filter,
+// sized for foldAt keys: each adds its keys to it, so an older version
+// reading the filter meets the keys of newer ones, which costs it at
+// most a search (a false positive), never a wrong answer; and a commit
+// copies no filter. An overlay not merged by this leader (Open's,
+// compaction's) gets a new filter, with its keys.
+func (lv *logView) merged(ov *overlay, foldAt int) {
+	d, old := lv.d, lv.ov
+	lv.rb.finish(ov, &lv.arena, old)
+	if old == nil || len(old.filter) == 0 || len(lv.filter) != len(old.filter) || &old.filter[0] != &lv.filter[0] {
+		lv.filter = make([]uint64, filterWords(max(foldAt, ov.n)))
+		old.all(func(e uint64) { filterAdd(lv.filter, logKey(d, e)) })
 	}
-	n := len(old) + len(lv.news) // at most; keys written again take no new entry
-	fw := filterWords(n)
-	grown := fw != len(oldFilter)
-	mem := make([]uint64, fw+2*n)
-	filter = mem[:fw:fw]
-	if !grown {
-		copy(filter, oldFilter)
-		for i := range lv.news {
-			filterAdd(filter, lv.news[i].key)
-		}
+	for i := range lv.news {
+		filterAdd(lv.filter, lv.news[i].key)
 	}
-	ents = mem[fw : fw : fw+n]
-	heads = mem[fw+n : fw+n : fw+2*n]
-	d := lv.d
-	for _, p := range lv.news {
-		j, eq := searchEnts(d, old, oldHeads, p.key)
-		ents = append(ents, old[:j]...)
-		heads = append(heads, oldHeads[:j]...)
-		if eq {
-			j++
-		}
-		old, oldHeads = old[j:], oldHeads[j:]
-		ents = append(ents, p.off)
-		heads = append(heads, p.head)
-	}
-	ents = append(ents, old...)
-	heads = append(heads, oldHeads...)
-	if grown {
-		// A larger filter: every key again, the old ones read from the
-		// mapping, the group's from its transactions.
-		for _, e := range ents {
-			if e < lv.end {
-				filterAdd(filter, logKey(d, e))
-			}
-		}
-		for i := range lv.news {
-			filterAdd(filter, lv.news[i].key)
-		}
-	}
-	return ents, heads, filter
+	ov.filter = lv.filter
 }
 
 // validLog reports whether every revision tx relies on still holds

@@ -50,7 +50,8 @@ type Options struct {
 
 	// FoldEntries is how many keys log records may hold over the tree
 	// before a commit folds them into it (logrec.go). Zero means
-	// DefaultFoldEntries; negative means no log records: every commit
+	// DefaultFoldEntries, or DefaultFoldEntriesRAM in RAM mode; negative
+	// means no log records: every commit
 	// rewrites the leaves and paths it changes, as files of format
 	// version 2 and older always do. Larger values make small commits
 	// cheaper (a changed leaf is copied once per fold) and reads of the
@@ -399,7 +400,11 @@ func (s *Store) setCheckpoints(base uint64, c checkpoint) {
 func (s *Store) setLog(d []byte, ov *overlay) {
 	s.ov = ov
 	s.foldAt = s.opts.FoldEntries
-	if s.foldAt == 0 {
+	switch {
+	case s.foldAt != 0:
+	case s.ram:
+		s.foldAt = DefaultFoldEntriesRAM
+	default:
 		s.foldAt = DefaultFoldEntries
 	}
 	s.logOK = s.foldAt > 0 && fileVersion(d) >= formatV3 && !s.opts.ReadOnly
