@@ -14,7 +14,10 @@
 #   experiments/073-app9-tpcc-vs-sqlite/run.sh
 #   TAG=1 BUILDS="main=f1ee9bd head=HEAD" SEQ="main head head main" ROUNDS=5 TX=20000
 #   OUT=DIR (default: here) where runs-$TAG.jsonl and note.md go, TITLE=TEXT
-#   the note's first line (another experiment reusing this script: 079)
+#   the note's first line (other experiments reusing this script: 079, 088)
+#   WARMUP_TX=N (default 0: none) TPC-C's ramp-up, N transactions per side
+#   before round 0, unmeasured (pure-appbench --warmup-tx, from 082 on;
+#   builds older than that do not have the flag)
 # run.sh note: only regenerate note.md.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,7 +26,9 @@ out=${OUT:-$here}
 if [[ ${1:-} == note ]]; then exec python3 "$here/note.py" "$out"; fi
 
 tagn=${TAG:-1} builds=${BUILDS:-main=f1ee9bd head=HEAD} seq=${SEQ:-main head head main}
-rounds=${ROUNDS:-5} tx=${TX:-20000}
+rounds=${ROUNDS:-5} tx=${TX:-20000} warmup=${WARMUP_TX:-0}
+warm=()
+if ((warmup > 0)); then warm=(--warmup-tx "$warmup"); fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/073.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 cd "$root"
@@ -37,7 +42,7 @@ for b in $builds; do
 done
 : >"$tmp/all.jsonl"
 run() { # run N BUILD: one pure-appbench run, its lines tagged
-  "$tmp/appbench-$2" --parts tpcc --rev "${rev[$2]}" --rounds "$rounds" --tx "$tx" --out "$tmp/r$1.jsonl" >&2
+  "$tmp/appbench-$2" --parts tpcc --rev "${rev[$2]}" --rounds "$rounds" --tx "$tx" "${warm[@]}" --out "$tmp/r$1.jsonl" >&2
   sed "s/^{/{\"build\":\"$2\",\"run\":$1,/" "$tmp/r$1.jsonl" >>"$tmp/all.jsonl"
 }
 exec 9>/work/measure.lock
@@ -52,8 +57,8 @@ done
 flock -u 9
 bl=$(for n in "${!rev[@]}"; do printf '%s=%s ' "$n" "${rev[$n]}"; done)
 {
-  printf '{"series":"session","tag":"%s","builds":"%s","seq":"%s","load":"%s","load_end":"%s","rounds":%d,"tx":%d,"start":"%s","end":"%s"}\n' \
-    "$tagn" "${bl% }" "$seq" "$load" "$(cut -d' ' -f1-3 /proc/loadavg)" "$rounds" "$tx" "$start" "$(date -u +%FT%TZ)"
+  printf '{"series":"session","tag":"%s","builds":"%s","seq":"%s","load":"%s","load_end":"%s","rounds":%d,"tx":%d,"warmup_tx":%d,"start":"%s","end":"%s"}\n' \
+    "$tagn" "${bl% }" "$seq" "$load" "$(cut -d' ' -f1-3 /proc/loadavg)" "$rounds" "$tx" "$warmup" "$start" "$(date -u +%FT%TZ)"
   cat "$tmp/all.jsonl"
 } >"$out/runs-$tagn.jsonl"
 python3 "$here/note.py" "$out"
