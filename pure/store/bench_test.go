@@ -207,3 +207,33 @@ func BenchmarkGetOverlay(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkGetOverlayDocs reads keys as pure-serve's documents make them:
+// a file store whose 65 short keys ("d/d00" ...), written one commit
+// each, are all in the overlay (a few runs, under the fold bound).
+func BenchmarkGetOverlayDocs(b *testing.B) {
+	s := mustOpen(b, b.TempDir()+"/db", nil)
+	defer s.Close()
+	val := bytes.Repeat([]byte("v"), 64)
+	keys := make([][]byte, 65)
+	for i := range keys {
+		keys[i] = []byte(fmt.Sprintf("d/d%02d", i))
+		tx, _ := s.Begin()
+		tx.Put(keys[i], val, Any)
+		if _, err := tx.Commit(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if v := s.cur.Load(); v.ov == nil || v.ov.n != len(keys) || len(v.ov.spans) < 2 {
+		b.Fatalf("want the %d keys in an overlay of several runs", len(keys))
+	}
+	sn, _ := s.Snapshot()
+	defer sn.Release()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, _, ok := sn.Get(keys[i%len(keys)]); !ok {
+			b.Fatal("missing")
+		}
+	}
+}

@@ -29,6 +29,11 @@ func keyHead(key []byte) uint64 {
 	if len(key) >= 8 {
 		return binary.BigEndian.Uint64(key)
 	}
+	if n := len(key); n >= 4 {
+		// Its first 4 bytes and its last 4 (which overlap them, the
+		// same bytes in the same places), without a loop.
+		return uint64(binary.BigEndian.Uint32(key))<<32 | uint64(binary.BigEndian.Uint32(key[n-4:]))<<(64-8*uint(n))
+	}
 	var h uint64
 	for i, c := range key {
 		h |= uint64(c) << (56 - 8*i)
@@ -52,8 +57,14 @@ func cmpSameHead(d []byte, e uint64, key []byte) int {
 // equals key's: with keys of distinct heads, only the key it finds.
 // (No closure: reads allocate nothing.)
 func searchEnts(d []byte, ents, heads []uint64, key []byte) (int, bool) {
+	return searchEntsHead(d, ents, heads, key, keyHead(key))
+}
+
+// searchEntsHead is searchEnts given key's head h, for a caller that
+// searches more than once for the same key (an overlay's index, then a
+// run): the head of a key under 8 bytes is a loop over its bytes.
+func searchEntsHead(d []byte, ents, heads []uint64, key []byte, h uint64) (int, bool) {
 	heads = heads[:len(ents)]
-	h := keyHead(key)
 	lo, hi := 0, len(ents)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)

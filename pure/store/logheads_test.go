@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -223,5 +224,24 @@ func TestOverlay_HeadsFollowCommits(t *testing.T) {
 	}
 	if err := s.Check(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestKeyHead_EveryLength: keyHead is the key's first 8 bytes, big-endian,
+// zero-padded, for keys of every length (its short-key paths included).
+func TestKeyHead_EveryLength(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	for n := 0; n <= 12; n++ {
+		for range 100 {
+			key := make([]byte, n, n+int(rng.IntN(9))) // spare capacity must not matter
+			for i := range key {
+				key[i] = byte(rng.IntN(256))
+			}
+			var want [8]byte
+			copy(want[:], key)
+			if got := keyHead(key); got != binary.BigEndian.Uint64(want[:]) {
+				t.Fatalf("keyHead(%x) = %016x, want %x", key, got, want)
+			}
+		}
 	}
 }

@@ -28,6 +28,10 @@ const (
 	// runHalf is the size of the runs a cut makes, and of the runs an
 	// overlay built from scratch is cut into.
 	runHalf = runMax / 2
+	// fewRuns is the most runs find walks one by one instead of
+	// searching their index (pure-serve's documents, a few hundred keys
+	// at most between folds, make a few runs).
+	fewRuns = 8
 	// minArena is the fewest words an arena is allocated with.
 	minArena = 1 << 13
 )
@@ -58,10 +62,11 @@ func (ov *overlay) run(r int) (ents, heads []uint64) {
 // length.
 func spanOf(s uint64) (at, n int) { return int(s >> 8), int(s & 0xff) }
 
-// runOf returns the run key falls in: the last whose first key is <= key,
-// or run 0 for a key below them all; and whether key is that run's first.
-func (ov *overlay) runOf(d []byte, key []byte) (int, bool) {
-	j, eq := searchEnts(d, ov.firsts, ov.fheads, key)
+// runOf returns the run key (whose head is h) falls in: the last whose
+// first key is <= key, or run 0 for a key below them all; and whether key
+// is that run's first.
+func (ov *overlay) runOf(d []byte, key []byte, h uint64) (int, bool) {
+	j, eq := searchEntsHead(d, ov.firsts, ov.fheads, key, h)
 	if eq {
 		return j, true
 	}
@@ -74,18 +79,30 @@ func (ov *overlay) runOf(d []byte, key []byte) (int, bool) {
 // find returns the log entry of key in ov, if it holds one.
 func (ov *overlay) find(d []byte, key []byte) (uint64, bool) {
 	r := 0
-	switch len(ov.spans) {
-	case 0:
+	h := keyHead(key) // once, for both searches
+	switch n := len(ov.spans); {
+	case n == 0:
 		return 0, false
-	case 1: // a small overlay: the run's own search says
+	case n == 1: // a small overlay: the run's own search says
+	case n <= fewRuns && ov.fheads[0] < h:
+		// A few runs: walk their first heads; a first head equal to h
+		// needs the keys (runOf).
+		fh := ov.fheads[:n]
+		for r+1 < n && fh[r+1] < h {
+			r++
+		}
+		if r+1 == n || fh[r+1] > h {
+			break
+		}
+		fallthrough
 	default:
 		var first bool
-		if r, first = ov.runOf(d, key); first {
+		if r, first = ov.runOf(d, key, h); first {
 			return ov.firsts[r], true
 		}
 	}
 	ents, heads := ov.run(r)
-	if i, ok := searchEnts(d, ents, heads, key); ok {
+	if i, ok := searchEntsHead(d, ents, heads, key, h); ok {
 		return ents[i], true
 	}
 	return 0, false
@@ -95,18 +112,19 @@ func (ov *overlay) find(d []byte, key []byte) (uint64, bool) {
 // (ovPos{len(spans), 0} if there is none).
 func (ov *overlay) seek(d []byte, key []byte) ovPos {
 	r := 0
+	h := keyHead(key)
 	switch len(ov.spans) {
 	case 0:
 		return ovPos{}
 	case 1: // a small overlay: the run's own search says
 	default:
 		var first bool
-		if r, first = ov.runOf(d, key); first {
+		if r, first = ov.runOf(d, key, h); first {
 			return ovPos{r, 0}
 		}
 	}
 	ents, heads := ov.run(r)
-	i, _ := searchEnts(d, ents, heads, key)
+	i, _ := searchEntsHead(d, ents, heads, key, h)
 	if i == len(ents) {
 		return ovPos{r + 1, 0}
 	}
@@ -282,7 +300,7 @@ func (b *runBuilder) mergeRuns(d []byte, ov *overlay, news []pending) {
 	for len(news) > 0 {
 		// The run the next news falls in, and the news that fall in it:
 		// those below the next run's first key.
-		r2, _ := ov.runOf(d, news[0].key)
+		r2, _ := ov.runOf(d, news[0].key, news[0].head)
 		b.share(ov, r, r2)
 		r = r2
 		k := len(news)
@@ -315,7 +333,7 @@ func (b *runBuilder) addNews(d []byte, ents, heads []uint64, news []pending) {
 	te, th := b.te[:0], b.th[:0]
 	for i := range news {
 		p := &news[i]
-		j, eq := searchEnts(d, ents, heads, p.key)
+		j, eq := searchEntsHead(d, ents, heads, p.key, p.head)
 		te, th = append(te, ents[:j]...), append(th, heads[:j]...)
 		if eq {
 			j++
