@@ -101,3 +101,20 @@ func contents(t testing.TB, s *Store) map[string]string {
 func isConflict(err error) bool { return errors.Is(err, ErrConflict) }
 
 func key(i int) string { return fmt.Sprintf("key-%06d", i) }
+
+// writeModel deletes k in tx (del) or puts val there, and makes model
+// say the same.
+func writeModel(t testing.TB, tx *Tx, model map[string]string, k []byte, val string, del bool) {
+	t.Helper()
+	var err error
+	if del {
+		err = tx.Delete(k, Any)
+		delete(model, string(k))
+	} else {
+		err = tx.Put(k, []byte(val), Any)
+		model[string(k)] = val
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}

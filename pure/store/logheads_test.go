@@ -192,17 +192,7 @@ func TestOverlay_HeadsFollowCommits(t *testing.T) {
 				k = headKey(rng, prefixes)
 				keys = append(keys, k)
 			}
-			if rng.IntN(5) == 0 {
-				err = tx.Delete(k, Any)
-				delete(model, string(k))
-			} else {
-				val := fmt.Sprintf("v%d", c)
-				err = tx.Put(k, []byte(val), Any)
-				model[string(k)] = val
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			writeModel(t, tx, model, k, fmt.Sprintf("v%d", c), rng.IntN(5) == 0)
 		}
 		if _, err := tx.Commit(); err != nil {
 			t.Fatal(err)

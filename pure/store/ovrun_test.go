@@ -60,17 +60,7 @@ func TestOverlay_RunsFollowCommits(t *testing.T) {
 				k = []byte(key(rng.IntN(5000)))
 				keys = append(keys, k)
 			}
-			if rng.IntN(6) == 0 {
-				err = tx.Delete(k, Any)
-				delete(model, string(k))
-			} else {
-				val := fmt.Sprintf("v%d", c)
-				err = tx.Put(k, []byte(val), Any)
-				model[string(k)] = val
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			writeModel(t, tx, model, k, fmt.Sprintf("v%d", c), rng.IntN(6) == 0)
 		}
 		if _, err := tx.Commit(); err != nil {
 			t.Fatalf("commit %d: %v", c, err)
