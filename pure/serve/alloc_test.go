@@ -18,7 +18,7 @@ func TestConn_PipelinedGets_ZeroAllocs(t *testing.T) {
 	s := newTestServer(t, Config{})
 	putRaw(t, s.st, "d/d07", []byte(strings.Repeat("x", 64)))
 	in := strings.Repeat("GET /docs/d07 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n", 16)
-	c := newConn(s)
+	c := testConn(s)
 	mc := &memConn{discard: true}
 	c.nc = mc
 	round := func() {
@@ -76,15 +76,19 @@ func TestConn_RawSocket_ZeroAllocs(t *testing.T) {
 	}
 }
 
-// TestConn_RestDropsReadBuffer: a connection with nothing pending gives
-// its read buffer back when it waits (rest), so idle keep-alive
-// connections hold none; one with part of a request pending, or with a
-// grown buffer for a big body, keeps it; the next read takes one again.
+// TestConn_RestDropsReadBuffer: a new connection holds no read buffer; one
+// with nothing pending gives its read buffer back when it waits (rest), so
+// idle keep-alive connections hold none; one with part of a request
+// pending, or with a grown buffer for a big body, keeps it; the next read
+// takes one again; a state pooled for the next connection holds none.
 func TestConn_RestDropsReadBuffer(t *testing.T) {
 	s := newTestServer(t, Config{})
 	c := newConn(s)
-	if len(c.rbuf) != readSize || c.small == nil {
-		t.Fatalf("a new connection's read buffer: %d bytes", len(c.rbuf))
+	if c.rbuf != nil || c.small != nil {
+		t.Fatalf("a new connection holds a read buffer of %d bytes before its first read", len(c.rbuf))
+	}
+	if !c.makeRoom() || len(c.rbuf) != readSize || c.small == nil {
+		t.Fatalf("a new connection's first read buffer: %d bytes", len(c.rbuf))
 	}
 	c.r0, c.r1 = 0, copy(c.rbuf, "GET /docs/a HT")
 	c.rest()
@@ -107,5 +111,12 @@ func TestConn_RestDropsReadBuffer(t *testing.T) {
 	c.rest()
 	if len(c.rbuf) <= readSize {
 		t.Fatalf("rest dropped a grown buffer (%d bytes left)", len(c.rbuf))
+	}
+	// A state going back to the server's pool holds no read buffer and no
+	// share of the payload budget.
+	c.r0, c.r1 = 0, 0
+	c.recycle()
+	if c.rbuf != nil || c.small != nil || c.held != 0 || s.held.Load() != 0 {
+		t.Fatalf("recycle kept a read buffer: %d bytes, small %v, held %d (server %d)", len(c.rbuf), c.small != nil, c.held, s.held.Load())
 	}
 }

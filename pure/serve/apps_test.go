@@ -93,7 +93,7 @@ func TestConn_AppView_ZeroAllocs(t *testing.T) {
 	}
 	s, _ := startScores(t)
 	in := strings.Repeat("GET /views/total HTTP/1.1\r\n\r\n", 8)
-	c := newConn(s)
+	c := testConn(s)
 	c.nc = &memConn{discard: true}
 	round := func() {
 		c.r0, c.r1 = 0, copy(c.rbuf, in)

@@ -14,7 +14,7 @@ func BenchmarkConn_PipelinedGets(b *testing.B) {
 	}
 	defer s.Shutdown(b.Context())
 	in := strings.Repeat("GET /docs/d07 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n", 16)
-	c := newConn(s)
+	c := testConn(s)
 	c.nc = &memConn{discard: true}
 	b.ReportAllocs()
 	for i := 0; i < b.N; i += 16 {

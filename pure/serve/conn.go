@@ -88,21 +88,32 @@ type answer struct {
 	off  int64
 }
 
+// newConn makes a connection's state, holding no read buffer: the first
+// read takes one (makeRoom), and a pooled state gives its buffer back
+// (recycle). The answer lists start small, sized for keep-alive clients
+// that send one request at a time, and grow once to a pipelining
+// client's batch (they are kept while the state is pooled).
+//
+// Why: 64 connections opened at once each took a 4 KiB read buffer here,
+// before any of them had read, and kept it while pooled: 256 KiB of the
+// server's peak under 64 keep-alive GET connections, with 2 KiB more per
+// connection in answer lists sized for 16 pipelined requests (issue 11's
+// peak RSS target).
 func newConn(s *Server) *conn {
 	c := &conn{
 		s:     s,
-		ans:   make([]answer, 0, 16),
-		iov:   make(net.Buffers, 0, 32),
+		ans:   make([]answer, 0, 4),
+		iov:   make(net.Buffers, 0, 8),
 		key:   append(make([]byte, 0, 64), s.prefix...),
 		names: make(map[string]string),
 	}
-	c.wake()
 	c.stepFn = c.step
 	c.raw.init()
 	return c
 }
 
-// recycle readies c for another connection, keeping small buffers.
+// recycle readies c for another connection: it keeps the answer buffer
+// (up to keepLimit) and the answer lists, and gives the read buffer back.
 func (c *conn) recycle() {
 	c.nc, c.rawOK = nil, false
 	c.raw.detach()
@@ -112,6 +123,10 @@ func (c *conn) recycle() {
 	if len(c.rbuf) > readSize {
 		c.resize(readSize)
 	}
+	if c.small != nil {
+		smallBufs.Put(c.small) // a pooled state holds no read buffer
+	}
+	c.small, c.rbuf = nil, nil
 	if cap(c.wbuf) > keepLimit {
 		c.wbuf = nil
 	}
@@ -168,20 +183,29 @@ func (c *conn) serveRaw() error {
 // drained then), step waits without reading again: bytes that arrive
 // later, even during the batch, bring a new notification. After a read
 // that filled rbuf it reads again at once, since more may be waiting.
+//
+// A connection takes its worker slot before it reads, not once it has read
+// (batch takes it otherwise): one waiting for a slot then holds no read
+// buffer. Taken after the read, 64 keep-alive GET connections queued for
+// the two slots held 41 read buffers (164 KiB) at the peak, by hand.
 func (c *conn) step(fd uintptr) bool {
 	for {
+		c.acquire() // batch gives it back before the answers are sent
 		if err := c.readyToRead(); err != nil {
+			c.release()
 			c.stop = err
 			return true
 		}
 		space := len(c.rbuf) - c.r1
 		if space == 0 {
+			c.release()
 			c.stop = errors.New("serve: no room to read") // makeRoom leaves room: not reached
 			return true
 		}
 		n, errno := c.raw.readFd(fd, c.rbuf[c.r1:])
 		if errno == syscall.EAGAIN {
 			c.rest()
+			c.release()
 			return false // nothing yet: wait for the poller
 		}
 		var rerr error
@@ -192,6 +216,7 @@ func (c *conn) step(fd uintptr) bool {
 			rerr = io.EOF
 		}
 		if err := c.received(n, rerr); err != nil {
+			c.release()
 			c.stop = err
 			return true
 		}
@@ -253,6 +278,7 @@ func (c *conn) readyToRead() error {
 		c.headStart = 0
 	}
 	if !c.makeRoom() {
+		c.release() // the send may wait for the client: hold no worker slot meanwhile
 		c.errorAnswer(nil, &httpError{503, "the request bodies the server holds would exceed its payload budget of " +
 			strconv.FormatInt(c.s.budget, 10) + " bytes; retry later, or raise --payload-budget"}, true)
 		c.lingers = c.flush() == nil
@@ -260,6 +286,7 @@ func (c *conn) readyToRead() error {
 	}
 	if c.expect100 && !c.sent100 {
 		c.sent100 = true
+		c.release() // as above
 		if err := c.write100(); err != nil {
 			return err
 		}
@@ -344,13 +371,18 @@ func (c *conn) resize(size int) bool {
 		buf = getBuf(size)
 	}
 	c.r1 = copy(buf, c.rbuf[c.r0:c.r1])
+	outsized := len(c.rbuf) > readSize && bufClass(len(c.rbuf)) < 0
 	if len(c.rbuf) > readSize {
-		if bufClass(len(c.rbuf)) < 0 {
-			c.s.trim.want() // an outsized buffer, not pooled: return its memory (trim.go)
-		}
 		putBuf(c.rbuf)
 	}
 	c.r0, c.rbuf = 0, buf
+	if outsized {
+		// Not pooled: return its memory (trim.go). Only now, once rbuf no
+		// longer refers to it: the trimmer's collection may run at once
+		// on another P, and one that still found the buffer referenced
+		// left it resident until the next trim, a second later.
+		c.s.trim.want()
+	}
 	return true
 }
 

@@ -146,7 +146,7 @@ func TestServer_Docs_BorrowedSurvivesChange(t *testing.T) {
 	old := bytes.Repeat([]byte("old-"), 4096) // 16 KiB: lent, not copied
 	putRaw(t, st, "d/big", old)
 
-	c := newConn(s)
+	c := testConn(s)
 	mc := &memConn{}
 	c.nc = mc
 	c.r1 = copy(c.rbuf, "GET /docs/big HTTP/1.1\r\n\r\n")

@@ -176,7 +176,7 @@ func headerLines(h []string) string {
 // and returns what it sent.
 func runBatch(t *testing.T, s *Server, in string) string {
 	t.Helper()
-	c := newConn(s)
+	c := testConn(s)
 	mc := &memConn{}
 	c.nc = mc
 	if len(in) > len(c.rbuf) {
@@ -267,10 +267,18 @@ func rawLoopbackConn(t *testing.T, s *Server) (*conn, net.Conn) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { nc.Close() })
-	c := newConn(s)
+	c := testConn(s)
 	c.nc = nc
 	if c.rawOK = c.raw.attach(nc); !c.rawOK {
 		t.Fatal("a TCP connection has no raw socket")
 	}
 	return c, cli
+}
+
+// testConn is a connection state of s holding its read buffer, as the
+// first read would make it, for tests that put requests into rbuf.
+func testConn(s *Server) *conn {
+	c := newConn(s)
+	c.wake()
+	return c
 }

@@ -66,7 +66,7 @@ const iovMax = 1024
 func (r *rawIO) init() {
 	r.writeFn = r.doWrite
 	r.sendfileFn = r.doSendfile
-	r.iov = make([]unix.Iovec, 0, 32)
+	r.iov = make([]unix.Iovec, 0, 8) // grows to a pipelined batch's need
 }
 
 // attach points r at nc's socket; it reports false when nc has none

@@ -40,7 +40,7 @@ func TestServer_Pipelining_InOrder(t *testing.T) {
 func TestServer_Pipelining_OneWrite(t *testing.T) {
 	s := newTestServer(t, Config{})
 	putRaw(t, s.st, "d/a", []byte("0123456789"))
-	c := newConn(s)
+	c := testConn(s)
 	mc := &countConn{}
 	c.nc = mc
 	c.r1 = copy(c.rbuf, strings.Repeat("GET /docs/a HTTP/1.1\r\n\r\n", 16))
