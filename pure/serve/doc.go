@@ -195,21 +195,24 @@
 // Memory. Peak RSS on 64 B GETs from 64 connections with --data, built
 // statically (CGO_ENABLED=0, as `just http` builds every server), is
 // 6.0-6.5 MB, 0.49x the net/http baseline's 13 MB in experiments 061 and
-// 064, with an occasional 9.4 MB (057 read 0.52x; a cgo build adds libc
-// and the loader, about 1.5 MB, to both). pure-serve takes a second P with
-// --data (see group commit below); with GOMAXPROCS=1 the same build peaked
-// at 6.2-6.3 MB by hand. Holding the second P only while writes came in
-// (a governor, experiments 061-064) did not remove the occasional spike
-// and cost 1 MiB GETs 3-18 % of their responses per server CPU-second
-// (064: a goroutine in a long sendfile holds the only P until the
-// runtime's monitor retakes it), so it was reverted. The rest:
+// 064, with an occasional 7.7-9.8 MB (057 read 0.52x; a cgo build adds
+// libc and the loader, about 1.5 MB, to both). Those spikes were the
+// seed's garbage left resident: the trimmer's collection, on the second P
+// (pure-serve takes one with --data, see group commit below), could run
+// before the connection had let go of the dropped 1 MiB buffer, and
+// sync.Pool keeps what was put in it through one collection; the trim is
+// now asked for once the buffer is dropped and collects twice, and 12 of
+// 12 runs by hand peaked at 6.3-6.6 MB. Holding the second P only while
+// writes came in (a governor, experiments 061-064) had not removed the
+// spike and cost 1 MiB GETs 3-18 % of their responses per server
+// CPU-second (064: a goroutine in a long sendfile holds the only P until
+// the runtime's monitor retakes it), so it was reverted. The rest:
 // the binary's touched pages 3.6 MB,
 // anonymous 2.5 MB, of which 64 connections' state (about 7 KiB each, the
 // answer buffer grown only to what a batch needs), goroutine stacks 0.7 MB
 // and the runtime. A connection waiting for its next request holds no read
-// buffer (rest gives it back to a pool), which matters for idle keep-alive
-// connections more than under load, where most connections are queued for
-// a worker with their buffer. The store's commit buffer no longer stays at
+// buffer (rest gives it back to a pool), and neither does one queued for
+// a worker slot, which it takes before it reads. The store's commit buffer no longer stays at
 // the 2 MiB the seed's 1 MiB document grew it to (store's keepBuf), and the
 // wall-clock profile is encoded without github.com/google/pprof/profile,
 // whose initialisation kept 0.55 MB resident in every run. An outsized
