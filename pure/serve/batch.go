@@ -27,7 +27,7 @@ func (c *conn) batch() (more bool) {
 		r := &c.req
 		r.reset()
 		buf := c.rbuf[c.r0:c.r1]
-		n, err := parseHead(buf, c.s.maxHead, r)
+		n, docGet, err := c.parse(buf, r)
 		if err != nil {
 			c.errorAnswer(r, err, true)
 			break
@@ -54,7 +54,14 @@ func (c *conn) batch() (more bool) {
 		c.r0 += n + int(r.length)
 		c.sent100 = false
 		c.payload += r.length
-		c.dispatch(r)
+		if docGet {
+			// What dispatch and doc do for it: the key is plain (parseDocGet).
+			k := r.path[len(docsPrefix):]
+			c.key = append(c.key[:len(c.s.prefix)], k...)
+			c.getDoc(r, k)
+		} else {
+			c.dispatch(r)
+		}
 		if r.close {
 			c.closeAfter = true
 		}
@@ -64,6 +71,22 @@ func (c *conn) batch() (more bool) {
 	}
 	c.finish()
 	return more && !c.closeAfter
+}
+
+// parse parses the head at the start of buf into r, as parseHead does.
+// A head that repeats the last plain head's tail is taken by the memo path
+// (headMemo); docGet then says it is a GET of a plain document key. Any
+// other plain head is parseFast's, and its tail is remembered.
+func (c *conn) parse(buf []byte, r *request) (n int, docGet bool, err error) {
+	if n = c.memo.parseDocGet(buf, c.s.maxHead, r); n > 0 {
+		return n, true, nil
+	}
+	if n = parseFast(buf, c.s.maxHead, r); n > 0 {
+		c.memo.remember(buf, n, r)
+		return n, false, nil
+	}
+	n, err = parseHeadNotFast(buf, c.s.maxHead, r)
+	return n, false, err
 }
 
 // acquire and release hold the connection's worker slot while it computes.
