@@ -159,7 +159,7 @@ func (c *conn) answerBody(a *answer, h *head, body []byte) {
 	h.length = len(body)
 	a.h0 = len(c.wbuf)
 	if h.doc {
-		c.wbuf = appendDocHead(c.wbuf, c.s.clock.docHead(), h)
+		c.wbuf = appendDocHead(c.wbuf, c.s.clock.docHead(), h.length, h.etag, h.close, h.keep10)
 	} else {
 		c.wbuf = appendHead(c.wbuf, h, c.s.clock.date())
 	}
@@ -170,6 +170,29 @@ func (c *conn) answerBody(a *answer, h *head, body []byte) {
 	}
 	a.h1 = len(c.wbuf)
 	c.payload += int64(len(body))
+}
+
+// answerDoc answers a GET or HEAD of a document of at most copyMax bytes
+// at revision rev, as newAnswer and answerBody would: its head and body go
+// to wbuf. When the last answer is a range of wbuf that ends where this
+// one starts (a small answer before it), that answer's range grows to take
+// this one: flush sends adjacent ranges as one anyway, so a batch of small
+// GETs is one answer, not one 72-byte answer appended, walked and cleared
+// per request.
+func (c *conn) answerDoc(r *request, val []byte, rev uint64) {
+	h0 := len(c.wbuf)
+	c.wbuf = appendDocHead(c.wbuf, c.s.clock.docHead(), len(val), rev, r.close, r.minor == 0 && !r.close)
+	if r.method != methodHEAD {
+		c.wbuf = append(c.wbuf, val...)
+	}
+	c.payload += int64(len(val))
+	if n := len(c.ans); n > 0 {
+		if a := &c.ans[n-1]; a.h1 == h0 && a.body == nil && a.call == nil && !a.file {
+			a.h1 = len(c.wbuf)
+			return
+		}
+	}
+	c.ans = append(c.ans, answer{h0: h0, h1: len(c.wbuf)})
 }
 
 // errorAnswer answers r (nil when no request was parsed) with an error
