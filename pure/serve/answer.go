@@ -125,20 +125,26 @@ func appendHead(b []byte, h *head, date []byte) []byte {
 }
 
 // appendDocHead appends what appendHead appends for a document's answer
-// (h.doc: status 200, Content-Type typeBytes, no Allow), given docHead, the
-// status line, Date and Content-Type lines and "Content-Length: " as one
-// string (dateClock.docHead): one copy instead of four appends and a
-// status lookup.
-func appendDocHead(b []byte, docHead []byte, h *head) []byte {
+// (status 200, Content-Type typeBytes, no Allow) of length bytes at
+// revision etag (0 for none), given docHead, the status line, Date and
+// Content-Type lines and "Content-Length: " as one string
+// (dateClock.docHead): one copy instead of four appends and a status
+// lookup, and no head to fill in.
+func appendDocHead(b []byte, docHead []byte, length int, etag uint64, close, keep10 bool) []byte {
 	b = append(b, docHead...)
-	b = appendDec(b, uint64(h.length))
-	if h.etag != 0 {
+	b = appendDec(b, uint64(length))
+	if etag != 0 {
 		b = append(b, "\r\nETag: \""...)
-		b = appendDec(b, h.etag)
+		b = appendDec(b, etag)
 		b = append(b, '"')
 	}
-	b = append(b, '\r', '\n')
-	return appendHeadEnd(b, h)
+	switch {
+	case close:
+		return append(b, "\r\nConnection: close\r\n\r\n"...)
+	case keep10:
+		return append(b, "\r\nConnection: keep-alive\r\n\r\n"...)
+	}
+	return append(b, '\r', '\n', '\r', '\n')
 }
 
 // appendHeadEnd appends a head's Connection line, if any, and the blank
@@ -152,21 +158,28 @@ func appendHeadEnd(b []byte, h *head) []byte {
 	return append(b, '\r', '\n')
 }
 
-// appendDec appends n in decimal: numbers under 10,000 digit by digit,
-// larger ones with strconv.
+// appendDec appends n in decimal: numbers under 10,000 by pairs of digits
+// from decPairs, larger ones with strconv.
 func appendDec(b []byte, n uint64) []byte {
 	switch {
 	case n < 10:
 		return append(b, byte('0'+n))
 	case n < 100:
-		return append(b, byte('0'+n/10), byte('0'+n%10))
+		return append(b, decPairs[2*n], decPairs[2*n+1])
 	case n < 1000:
-		return append(b, byte('0'+n/100), byte('0'+n/10%10), byte('0'+n%10))
+		hi, lo := n/100, n%100
+		return append(b, byte('0'+hi), decPairs[2*lo], decPairs[2*lo+1])
 	case n < 10000:
-		return append(b, byte('0'+n/1000), byte('0'+n/100%10), byte('0'+n/10%10), byte('0'+n%10))
+		hi, lo := n/100, n%100
+		return append(b, decPairs[2*hi], decPairs[2*hi+1], decPairs[2*lo], decPairs[2*lo+1])
 	}
 	return strconv.AppendUint(b, n, 10)
 }
+
+// decPairs holds the two digits of each number under 100.
+const decPairs = "00010203040506070809" + "10111213141516171819" + "20212223242526272829" + "30313233343536373839" +
+	"40414243444546474849" + "50515253545556575859" + "60616263646566676869" + "70717273747576777879" +
+	"80818283848586878889" + "90919293949596979899"
 
 // dateClock keeps the Date header line, "Date: <IMF-fixdate>\r\n", with
 // the start of a document answer's head built around it, and a coarse

@@ -27,7 +27,7 @@ func (c *conn) batch() (more bool) {
 		r := &c.req
 		r.reset()
 		buf := c.rbuf[c.r0:c.r1]
-		n, err := parseHead(buf, c.s.maxHead, r)
+		n, docGet, err := c.parse(buf, r)
 		if err != nil {
 			c.errorAnswer(r, err, true)
 			break
@@ -54,7 +54,14 @@ func (c *conn) batch() (more bool) {
 		c.r0 += n + int(r.length)
 		c.sent100 = false
 		c.payload += r.length
-		c.dispatch(r)
+		if docGet {
+			// What dispatch and doc do for it: the key is plain (parseDocGet).
+			k := r.path[len(docsPrefix):]
+			c.key = append(c.key[:len(c.s.prefix)], k...)
+			c.getDoc(r, k)
+		} else {
+			c.dispatch(r)
+		}
 		if r.close {
 			c.closeAfter = true
 		}
@@ -64,6 +71,22 @@ func (c *conn) batch() (more bool) {
 	}
 	c.finish()
 	return more && !c.closeAfter
+}
+
+// parse parses the head at the start of buf into r, as parseHead does.
+// A head that repeats the last plain head's tail is taken by the memo path
+// (headMemo); docGet then says it is a GET of a plain document key. Any
+// other plain head is parseFast's, and its tail is remembered.
+func (c *conn) parse(buf []byte, r *request) (n int, docGet bool, err error) {
+	if n = c.memo.parseDocGet(buf, c.s.maxHead, r); n > 0 {
+		return n, true, nil
+	}
+	if n = parseFast(buf, c.s.maxHead, r); n > 0 {
+		c.memo.remember(buf, n, r)
+		return n, false, nil
+	}
+	n, err = parseHeadNotFast(buf, c.s.maxHead, r)
+	return n, false, err
 }
 
 // acquire and release hold the connection's worker slot while it computes.
@@ -136,7 +159,7 @@ func (c *conn) answerBody(a *answer, h *head, body []byte) {
 	h.length = len(body)
 	a.h0 = len(c.wbuf)
 	if h.doc {
-		c.wbuf = appendDocHead(c.wbuf, c.s.clock.docHead(), h)
+		c.wbuf = appendDocHead(c.wbuf, c.s.clock.docHead(), h.length, h.etag, h.close, h.keep10)
 	} else {
 		c.wbuf = appendHead(c.wbuf, h, c.s.clock.date())
 	}
@@ -147,6 +170,29 @@ func (c *conn) answerBody(a *answer, h *head, body []byte) {
 	}
 	a.h1 = len(c.wbuf)
 	c.payload += int64(len(body))
+}
+
+// answerDoc answers a GET or HEAD of a document of at most copyMax bytes
+// at revision rev, as newAnswer and answerBody would: its head and body go
+// to wbuf. When the last answer is a range of wbuf that ends where this
+// one starts (a small answer before it), that answer's range grows to take
+// this one: flush sends adjacent ranges as one anyway, so a batch of small
+// GETs is one answer, not one 72-byte answer appended, walked and cleared
+// per request.
+func (c *conn) answerDoc(r *request, val []byte, rev uint64) {
+	h0 := len(c.wbuf)
+	c.wbuf = appendDocHead(c.wbuf, c.s.clock.docHead(), len(val), rev, r.close, r.minor == 0 && !r.close)
+	if r.method != methodHEAD {
+		c.wbuf = append(c.wbuf, val...)
+	}
+	c.payload += int64(len(val))
+	if n := len(c.ans); n > 0 {
+		if a := &c.ans[n-1]; a.h1 == h0 && a.body == nil && a.call == nil && !a.file {
+			a.h1 = len(c.wbuf)
+			return
+		}
+	}
+	c.ans = append(c.ans, answer{h0: h0, h1: len(c.wbuf)})
 }
 
 // errorAnswer answers r (nil when no request was parsed) with an error

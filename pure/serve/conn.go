@@ -49,6 +49,7 @@ type conn struct {
 	held      int64 // bytes of rbuf above readSize, reserved in Server.held
 
 	req        request
+	memo       headMemo // the last plain head's tail (parse_memo.go)
 	ans        []answer
 	wbuf       []byte
 	iov        net.Buffers

@@ -112,6 +112,7 @@
 //	batch.go    a batch: parse, dispatch, wait for app calls, error answers
 //	parse.go    the request parser (request line, headers, framing checks)
 //	parse_fast.go  its fast path: one pass over a plain, complete head
+//	parse_memo.go  the memo path: a document GET repeating the last plain head's tail
 //	answer.go   status lines, answer heads, the cached Date line
 //	docs.go     GET and PUT of documents, preconditions, store errors
 //	keys.go     document keys and ETags
@@ -161,6 +162,19 @@
 // (perf, 052): the kernel about 50 % (the send 37 %, of which the client's
 // receive in the sender's softirq 20 %; the read 7 %; epoll 4 %), the
 // scheduler 8 %, all of it per batch of 16, not per request.
+//
+// A client repeats its headers on every request of a connection, so the
+// connection remembers the tail of the last plain head (from the space
+// after the target to the blank line) and what parseFast made of it; a
+// "GET /docs/<key>" with a plain key and the same tail is parsed with one
+// comparison, and its key needs no decoding (headMemo: parse and key 570
+// -> 230 instructions per request). A small document's answer is written
+// straight into the answer buffer and joins the range of the answer
+// before it (answerDoc: 330 -> 215). Per pipelined GET (callgrind, 64
+// connections, depth 16): 1,833-1,865 -> 1,357-1,371 (-26 %); per
+// keep-alive GET 4,312-4,405 -> 3,935. Of what is left, the store's read
+// is 530 and the runtime's share (scheduler, poller, system calls) about
+// 200.
 //
 // The read after a batch usually finds nothing (EAGAIN) and the goroutine
 // parks: 0.9 empty reads per batch. It cannot be skipped by waiting for

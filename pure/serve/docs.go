@@ -41,9 +41,13 @@ func (c *conn) getDoc(r *request, k []byte) {
 		c.errorAnswer(r, &httpError{404, "no document " + quote(k, 200)}, false)
 		return
 	}
+	if len(val) <= copyMax {
+		c.answerDoc(r, val, rev)
+		return
+	}
 	a := c.newAnswer(r)
 	h := head{status: 200, ctype: typeBytes, etag: rev, doc: true}
-	if len(val) > copyMax && !a.noBody {
+	if !a.noBody {
 		if c.nborrowed == len(c.borrowed) {
 			c.borrowed = append(c.borrowed, new(store.Borrowed))
 		}

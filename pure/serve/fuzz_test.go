@@ -16,6 +16,17 @@ func FuzzParseRequest(f *testing.F) {
 	f.Add([]byte("POST /inputs/score?points=3 HTTP/1.0\r\nConnection: keep-alive\r\nContent-Length: 5\r\n\r\nalice"))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		checkFastAsSlow(t, in, DefaultMaxHeaderBytes)
+		// The memo path, with in's tail remembered, on a document GET of
+		// each of a few keys followed by that tail; and on in itself
+		// after pure-load's GET.
+		var fr request
+		if n := parseFast(in, DefaultMaxHeaderBytes, &fr); n > 0 {
+			tail := in[len(fr.methodRaw)+1+len(fr.target):]
+			for _, k := range []string{"d07", "a/b", "x%41", ".", "k?q"} {
+				checkMemoAsFast(t, in, append([]byte("GET /docs/"+k), tail...), DefaultMaxHeaderBytes)
+			}
+		}
+		checkMemoAsFast(t, []byte("GET /docs/d00 HTTP/1.1\r\nHost: a\r\n\r\n"), in, DefaultMaxHeaderBytes)
 		var r request
 		n, err := parseHead(in, DefaultMaxHeaderBytes, &r)
 		if err != nil || n == 0 {

@@ -85,6 +85,13 @@ func parseHead(buf []byte, maxHead int, r *request) (int, error) {
 	if n := parseFast(buf, maxHead, r); n > 0 {
 		return n, nil // a plain head (parseFast never takes blank lines)
 	}
+	return parseHeadNotFast(buf, maxHead, r)
+}
+
+// parseHeadNotFast is parseHead for a head parseFast did not take (it
+// returned 0); the connection calls it after its own parseFast, whose
+// result it remembers (headMemo).
+func parseHeadNotFast(buf []byte, maxHead int, r *request) (int, error) {
 	r.reset() // the fast path may have filled some fields
 	skip := 0
 	for skip < 2*maxBlankLines && len(buf) >= skip+2 && buf[skip] == '\r' && buf[skip+1] == '\n' {
