@@ -234,7 +234,6 @@ func (s *Store) writeGroup() written {
 	//    flight (so its owner, checking for a ready group when the sync
 	//    returns, cannot miss it), and the goroutine that sees that sync
 	//    return writes its head and syncs it (the syncer).
-	kick := false
 	if err == nil {
 		s.m.acquire() // the version's own reference
 		nv.m, nv.h, nv.ov = s.m, h, nov
@@ -259,23 +258,8 @@ func (s *Store) writeGroup() written {
 			panic("store: a group closed while a sync is in flight, with no syncer")
 		default:
 			g.syncing = true
-			if mergeLate && g.kick != nil && len(batch) > 1 {
-				// Writers commit together: the syncer writes the head
-				// and syncs while this leader merges the overlay.
-				w.queued = true
-				q := new(written)
-				*q = w
-				q.hb, q.sb = *hb, *sb
-				q.ovDone = make(chan struct{})
-				w.ovDone = q.ovDone
-				g.ready = q
-				kick = true
-			}
 		}
 		g.mu.Unlock()
-		if kick {
-			g.kick <- struct{}{} // the syncer was idle (no sync in flight): this leader owns the sync
-		}
 		if err == nil && !w.queued {
 			if err = writeHead(w.f, hb[:], w.hoff, w.slot, sb[:]); err != nil {
 				g.mu.Lock()
