@@ -19,11 +19,6 @@ type written struct {
 	hoff   uint64
 	slot   int // checkpoint slot to write with the head, or -1
 	sb     [slotSize]byte
-	// ovDone, when not nil, is closed once the leader has built v's
-	// overlay: a ready group is left for the syncer before its overlay
-	// is merged (writeGroup, step 8), and the syncer publishes it only
-	// after that.
-	ovDone chan struct{}
 }
 
 // writeGroup takes a group, applies it in arrival order and writes its
@@ -134,33 +129,27 @@ func (s *Store) writeGroup() written {
 	//    the edited nodes, children before parents and values before their
 	//    leaves, into the commit buffer that will be appended at the end
 	//    of the file.
-	//    The overlay is merged only after the records are written (step
-	//    9) when the group's keys and the overlay's cannot pass the bound
-	//    together (each key at most once in each): the decision is the
-	//    same, and a group closed during a sync is ready for it sooner.
 	var root uint64
 	var nov *overlay
 	nv := new(version)
 	fold := !logging
-	gathered, mergeLate := false, false
 	if logging {
-		var ovBytes, ovKeys uint64
+		var ovBytes uint64
 		if s.ov != nil {
-			ovBytes, ovKeys = s.ov.bytes, uint64(s.ov.n)
+			ovBytes = s.ov.bytes
 		}
-		fold = ovBytes+uint64(len(buf)) > foldBytes
-		if !fold && ovKeys+uint64(len(lv.news)) > uint64(s.foldAt) {
-			fold, gathered = lv.gather() > s.foldAt, true
-		}
+		fold = lv.gather() > s.foldAt || ovBytes+uint64(len(buf)) > foldBytes
 		if !fold {
 			nv.ovs = overlay{tree: treeRoot(s.tip.root, s.ov), treeCount: s.treeCountLocked(), bytes: ovBytes + uint64(len(buf))}
+			lv.merged(&nv.ovs, s.foldAt)
 			endLogRecord(buf, recStart)
 			root = s.end + uint64(recStart)
 			nov = &nv.ovs
-			if !s.countAll {
+			if s.countAll {
+				nov.keys.Store(count + 1)
+			} else {
 				count = nov.treeCount // the head counts the tree's keys (headCountsTree)
 			}
-			mergeLate = true
 		}
 	}
 	if fold {
@@ -247,10 +236,6 @@ func (s *Store) writeGroup() written {
 			q := new(written)
 			*q = w
 			q.hb, q.sb = *hb, *sb
-			if mergeLate {
-				q.ovDone = make(chan struct{})
-				w.ovDone = q.ovDone
-			}
 			g.ready = q
 		case g.syncing:
 			// No syncer (RAM mode): gatherMore closes a group only once
@@ -282,23 +267,7 @@ func (s *Store) writeGroup() written {
 		return written{batch: batch}
 	}
 
-	// 8. Log mode: merge the new version's overlay (step 4), with the
-	//    group's records written; a ready group's syncer publishes the
-	//    version only once ovDone is closed.
-	if mergeLate {
-		if !gathered {
-			lv.gather()
-		}
-		lv.merged(nov, s.foldAt)
-		if s.countAll {
-			nov.keys.Store(count + 1)
-		}
-		if w.ovDone != nil {
-			close(w.ovDone)
-		}
-	}
-
-	// 9. The group is written (or will be by the syncer, in order): the
+	// 8. The group is written (or will be by the syncer, in order): the
 	//    next group applies on top of it. A ready group's syncer may
 	//    already be at work: it reads only the group's own copies.
 	if w.slot >= 0 {
@@ -433,11 +402,7 @@ func (s *Store) syncPublish(w *written) error {
 	} else {
 		// 2. Publish: readers that pin a snapshot from now on see the
 		//    group. Groups are synced one at a time, in the order they were
-		//    written, so versions are published in order; a ready group's
-		//    overlay may still be merging (writeGroup, step 8).
-		if w.ovDone != nil {
-			<-w.ovDone
-		}
+		//    written, so versions are published in order.
 		s.publish(w.v)
 		s.publications.Add(1)
 		// 3. Strict mode: verify the whole tree after every commit, and
