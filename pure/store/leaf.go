@@ -142,3 +142,46 @@ func (sp *spiller) spillPatchedLeaf(n *wnode, out []entry) ([]entry, bool) {
 	sp.buf = appendPatched(sp.buf, d, n.off, true, n.edits, size, count)
 	return append(out, entry{key: first, child: off}), true
 }
+
+// spillAppended writes lazy leaf n when every edit is a key put after its
+// clean node's last key and they make it outgrow the node size, as when
+// each writer appends to its own range of keys: the clean node, at least
+// half full, stays where it is, and only the appended entries are written,
+// as new leaves after it. It returns false, writing nothing, when n has
+// any other edit, its clean node is less than half full, or the appended
+// entries would make a leaf below the rebalancing threshold (a quarter of
+// the node size); then the caller splits n evenly.
+func (sp *spiller) spillAppended(n *wnode, out []entry) ([]entry, bool) {
+	d := sp.t.d
+	count := nodeCount(d, n.off)
+	if count == 0 || int(nodeLen(d, n.off)) < sp.nodeSize/2 {
+		return out, false
+	}
+	size := recHdrSize
+	for i := range n.edits {
+		p := &n.edits[i]
+		if p.drop || !p.add || p.at != count {
+			return out, false
+		}
+		size += entSize(true, &p.e)
+	}
+	if size < sp.nodeSize/4 {
+		return out, false
+	}
+	out = append(out, entry{key: leafKey(d, entAt(d, n.off, 0)), child: n.off})
+	ents := make([]entry, len(n.edits))
+	for i := range n.edits {
+		ents[i] = n.edits[i].e
+		if e := &ents[i]; e.valOff == 0 && len(e.val) > maxInline {
+			e.valOff = sp.pos()
+			e.valLen = uint32(len(e.val))
+			sp.buf = appendValue(sp.buf, e.val)
+		}
+	}
+	for _, c := range sp.chunks(&wnode{leaf: true, ents: ents}) {
+		off := sp.pos()
+		sp.buf = appendNode(sp.buf, true, c)
+		out = append(out, entry{key: c[0].key, child: off})
+	}
+	return out, true
+}
