@@ -152,9 +152,11 @@
 // instead of once per group. Options.FoldEntries -1 makes every commit a
 // tree commit. A leaf whose only edits are keys after its last one, and
 // that outgrows the node size, stays where it is, at least half full: the
-// new keys go to new leaves after it (leaf.go, spillAppended), so writers
-// appending to their own ranges leave full leaves behind them instead of
-// half-full ones rewritten again; and a lazy branch whose edited children
+// new keys go to new leaves after it (leaf.go, spillAppended; keys
+// inserted before the clean node's last ones cut it there, its tail a
+// leaf of its own), so writers appending to their own ranges leave full
+// leaves behind them instead of half-full ones rewritten again; and a
+// lazy branch whose edited children
 // split is written as a patched copy, their new entries inserted, without
 // being decoded.
 //
