@@ -5,11 +5,12 @@
 # then the note is regenerated. Instruction counts need no measurement lock.
 #
 # Usage: experiments/098-store-fold-writes/counts.sh
-#   TAG=1 BUILDS="main=f73a8ac fold=d757897" R=3
+#   TAG=1 BUILDS="main=f73a8ac fold=d757897" R=3;
+#   TAG=2 BUILDS="main=f73a8ac fold=69edfa9" R=3
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-tagn=${TAG:-1} builds=${BUILDS:-main=f73a8ac fold=d757897} r=${R:-3}
+tagn=${TAG:-1} builds=${BUILDS:-main=f73a8ac fold=69edfa9} r=${R:-3}
 wls="store-put store-get store-range-100 store-tx100-commit tpcc-mix-small"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
