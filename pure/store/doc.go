@@ -150,7 +150,15 @@
 // tree, writes the changed nodes as a tree commit does, and its head
 // names the new tree. A leaf and its path are so copied once per fold
 // instead of once per group. Options.FoldEntries -1 makes every commit a
-// tree commit.
+// tree commit. A leaf whose only edits are keys after its last one, and
+// that outgrows the node size, stays where it is, at least half full: the
+// new keys go to new leaves after it (leaf.go, spillAppended; keys
+// inserted before the clean node's last ones cut it there, its tail a
+// leaf of its own), so writers appending to their own ranges leave full
+// leaves behind them instead of half-full ones rewritten again; and a
+// lazy branch whose edited children
+// split is written as a patched copy, their new entries inserted, without
+// being decoded.
 //
 // # Checkpoints
 //

@@ -142,3 +142,82 @@ func (sp *spiller) spillPatchedLeaf(n *wnode, out []entry) ([]entry, bool) {
 	sp.buf = appendPatched(sp.buf, d, n.off, true, n.edits, size, count)
 	return append(out, entry{key: first, child: off}), true
 }
+
+// spillAppended writes lazy leaf n when every edit is a key inserted at
+// one place of its clean node, after its first key, and they make it
+// outgrow the node size, as when each writer appends to its own range of
+// keys. After the last key, the clean node stays where it is and only the
+// new keys are written, as new leaves after it; before the clean keys from
+// some index on (at a range's edge, the next range's first keys), the
+// clean node is cut there: its head is rewritten without them, the new
+// keys follow as new leaves, and the tail is written as a leaf of its own,
+// so that later keys of the range are put after every key of their leaf.
+// It returns false, writing nothing, when n has any other edit, the clean
+// node's head is less than half full, or the new keys would make a leaf
+// below the rebalancing threshold (a quarter of the node size); then the
+// caller splits n evenly.
+func (sp *spiller) spillAppended(n *wnode, out []entry) ([]entry, bool) {
+	d := sp.t.d
+	count := nodeCount(d, n.off)
+	if count == 0 || len(n.edits) == 0 {
+		return out, false
+	}
+	at := n.edits[0].at
+	if at == 0 {
+		return out, false
+	}
+	size := recHdrSize
+	for i := range n.edits {
+		p := &n.edits[i]
+		if p.drop || !p.add || p.at != at {
+			return out, false
+		}
+		size += entSize(true, &p.e)
+	}
+	if size < sp.nodeSize/4 {
+		return out, false
+	}
+	var head, tail []patch
+	if at < count {
+		// Inserted before the clean entries from at: the clean node is
+		// cut there, its head rewritten without them, its tail apart.
+		for i := at; i < count; i++ {
+			head = append(head, patch{at: i, drop: true})
+		}
+		for i := range at {
+			tail = append(tail, patch{at: i, drop: true})
+		}
+	}
+	hsize, hcount := patchedShape(d, n.off, true, head)
+	if hsize < sp.nodeSize/2 {
+		return out, false
+	}
+	if at == count {
+		out = append(out, entry{key: leafKey(d, entAt(d, n.off, 0)), child: n.off})
+	} else {
+		off := sp.pos()
+		sp.buf = appendPatched(sp.buf, d, n.off, true, head, hsize, hcount)
+		out = append(out, entry{key: leafKey(d, entAt(d, n.off, 0)), child: off})
+	}
+	ents := make([]entry, len(n.edits))
+	for i := range n.edits {
+		ents[i] = n.edits[i].e
+		if e := &ents[i]; e.valOff == 0 && len(e.val) > maxInline {
+			e.valOff = sp.pos()
+			e.valLen = uint32(len(e.val))
+			sp.buf = appendValue(sp.buf, e.val)
+		}
+	}
+	for _, c := range sp.chunks(&wnode{leaf: true, ents: ents}) {
+		off := sp.pos()
+		sp.buf = appendNode(sp.buf, true, c)
+		out = append(out, entry{key: c[0].key, child: off})
+	}
+	if at < count {
+		tsize, tcount := patchedShape(d, n.off, true, tail)
+		off := sp.pos()
+		sp.buf = appendPatched(sp.buf, d, n.off, true, tail, tsize, tcount)
+		out = append(out, entry{key: leafKey(d, entAt(d, n.off, at)), child: off})
+	}
+	return out, true
+}

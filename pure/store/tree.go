@@ -276,6 +276,9 @@ func (sp *spiller) spill(n *wnode, out []entry) []entry {
 		if res, ok := sp.spillPatchedLeaf(n, out); ok {
 			return res
 		}
+		if res, ok := sp.spillAppended(n, out); ok {
+			return res
+		}
 		sp.t.materialise(n) // it splits or empties: write it decoded
 	}
 	switch {
@@ -333,8 +336,8 @@ func (sp *spiller) spillLazy(n *wnode, out []entry) ([]entry, bool) {
 	for _, k := range n.kids {
 		res = sp.spill(k.node, res)
 		ends = append(ends, len(res))
-		if len(res)-prev != 1 {
-			simple = false // the child split or emptied
+		if len(res) == prev {
+			simple = false // the child emptied
 		}
 		prev = len(res)
 	}
@@ -344,9 +347,16 @@ func (sp *spiller) spillLazy(n *wnode, out []entry) ([]entry, bool) {
 	d := sp.t.d
 	count := nodeCount(d, n.off)
 	if simple {
+		// Each written child replaces its entry; the entries of a child
+		// that split are inserted after it, before the next clean entry.
 		ps := sp.sc.patches[:0]
+		from := 0
 		for j, k := range n.kids {
-			ps = append(ps, patch{at: k.i, drop: true, add: true, e: res[j]})
+			ps = append(ps, patch{at: k.i, drop: true, add: true, e: res[from]})
+			for _, e := range res[from+1 : ends[j]] {
+				ps = append(ps, patch{at: k.i + 1, add: true, e: e})
+			}
+			from = ends[j]
 		}
 		sp.sc.patches = used(sp.sc.patches, ps)
 		size, cnt := patchedShape(d, n.off, false, ps)
