@@ -15,6 +15,22 @@ import (
 // interesting are bytes at the edges of what the scans accept.
 var interesting = []byte{0, 1, '\t', '\n', '\r', 0x1f, ' ', '!', '#', '%', '.', '/', '?', 'a', 0x7e, 0x7f, 0x80, 0x9f, 0xff}
 
+// randomHead is a request head for the parsers' random tests: line, up to
+// maxHeaders lines drawn from headers, the blank line, and one time in
+// four an interesting byte put in at random.
+func randomHead(rng *rand.Rand, line string, headers []string, maxHeaders int) []byte {
+	b := append([]byte(line), "\r\n"...)
+	for range rng.IntN(maxHeaders + 1) {
+		b = append(b, headers[rng.IntN(len(headers))]...)
+		b = append(b, "\r\n"...)
+	}
+	b = append(b, "\r\n"...)
+	if rng.IntN(4) == 0 {
+		b[rng.IntN(len(b))] = interesting[rng.IntN(len(interesting))]
+	}
+	return b
+}
+
 func randomBytes(rng *rand.Rand, n int) []byte {
 	b := make([]byte, n)
 	for i := range b {
@@ -186,17 +202,7 @@ func TestParseFast_AsSlow(t *testing.T) {
 		"X-Tab: a\tb", "X: \x80\xff", "Host: b", "hOsT:c", "Hosts: d", "Host : e", "HOST: \x7f", "Expect: nothing", "Content-Length: 4x"}
 	accepted := 0
 	for range 100_000 {
-		var b []byte
-		b = append(b, starts[rng.IntN(len(starts))]...)
-		b = append(b, "\r\n"...)
-		for range rng.IntN(4) {
-			b = append(b, headers[rng.IntN(len(headers))]...)
-			b = append(b, "\r\n"...)
-		}
-		b = append(b, "\r\n"...)
-		if rng.IntN(4) == 0 {
-			b[rng.IntN(len(b))] = interesting[rng.IntN(len(interesting))]
-		}
+		b := randomHead(rng, starts[rng.IntN(len(starts))], headers, 3)
 		if rng.IntN(4) == 0 {
 			b = b[:rng.IntN(len(b)+1)]
 		} else {
