@@ -215,8 +215,10 @@
 // (pure-serve takes one with --data, see group commit below), could run
 // before the connection had let go of the dropped 1 MiB buffer, and
 // sync.Pool keeps what was put in it through one collection; the trim is
-// now asked for once the buffer is dropped and collects twice, and 12 of
-// 12 runs by hand peaked at 6.3-6.6 MB. Holding the second P only while
+// now asked for once the buffer is dropped and collects twice: 12 of 12
+// runs by hand peaked at 6.3-6.6 MB, but over about 100 runs since, 4
+// still peaked near 9.5 MB, with 3 MB more anonymous memory resident
+// before the load in the one examined (cause not found). Holding the second P only while
 // writes came in (a governor, experiments 061-064) had not removed the
 // spike and cost 1 MiB GETs 3-18 % of their responses per server
 // CPU-second (064: a goroutine in a long sendfile holds the only P until
