@@ -109,6 +109,7 @@
 //
 //	server.go   Config, Server: accepting, connection slots, pooling, Shutdown
 //	conn.go     a connection's state, its read loop, deadlines, the vectored write
+//	rbuf.go     a connection's read buffer: growth, pools, the payload budget
 //	batch.go    a batch: parse, dispatch, wait for app calls, error answers
 //	parse.go    the request parser (request line, headers, framing checks)
 //	parse_fast.go  its fast path: one pass over a plain, complete head
