@@ -46,7 +46,7 @@ func exitCode(err error) int {
 }
 
 const usage = `usage: pure-pairs run --before REV --after REV [flags]
-       pure-pairs run before=REV after=REV [pairs=N] [max-pairs=N] [suite=NAME] [exp=NAME] [resume=1]
+       pure-pairs run before=REV after=REV [pairs=N] [max-pairs=N] [max-time=D] [suite=NAME] [exp=NAME] [resume=1]
        pure-pairs run repo=PATH before=REV after=REV [pkg=./...] [bench=REGEXP] [pairs=N] [exp=NAME]
        pure-pairs run module=PATH before=VERSION after=VERSION [pkg=...] [bench=...] [exp=NAME]
        pure-pairs criteria exp=NAME
@@ -65,6 +65,9 @@ decide (an interval straddling its threshold, too few clean pairs) gets two
 more pairs at a time, alone, up to --max-pairs in all, and is judged by the
 sequential rule (experiments/lab/judge/sequential.go), whose chance of a
 false verdict stays within that of running max-pairs pairs for everything.
+With a time budget (--max-time, or the suite's max-time line) no step of
+added pairs starts when it would end past the budget; what it stops stays
+unknown, which only lowers the chance of a false verdict.
 The note says how many pairs each workload took and why.
 
 When before and after are the same commit the experiment is an A/A run
@@ -181,6 +184,7 @@ func newFlags(o *pairs.Options, w io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.After, "after", "", "the `revision` judged")
 	fs.Var(positive{&o.Pairs}, "pairs", "`N` before/after pairs, at least 1 (default: the suite's, else 6)")
 	fs.Var(positive{&o.MaxPairs}, "max-pairs", fmt.Sprintf("at most `N` pairs in all for a workload the judge leaves unknown after the first ones:\nit gets two more at a time until decided (default %d; equal to pairs to add none)", pairs.DefaultMaxPairs))
+	fs.DurationVar(&o.MaxTime, "max-time", 0, "time budget for adding pairs: no step of two more pairs starts when it would end\nmore than `D` after the experiment's start (its pairs so far estimate it); the workloads\nit stops stay unknown (default: the suite's max-time line, else none)")
 	fs.StringVar(&o.Experiment, "exp", "", "experiment directory `name` under EXPERIMENTS/ (default: the next free NNN-pairs-BEFORE-AFTER)")
 	fs.BoolVar(&o.Resume, "resume", false, "continue an experiment that has runs, skipping the recorded cells\n(without --exp: the latest experiment of these two commits)")
 	fs.StringVar(&o.CalibrationDir, "calibration", "", "`directory` of the A/A calibration of each commit and suite (default: REPO/data/calibration)")

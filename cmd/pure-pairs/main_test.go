@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"workbench/experiments/lab/bisect"
 	"workbench/experiments/lab/build"
@@ -311,5 +312,61 @@ func TestRun_ExtendsUndecided(t *testing.T) {
 	}
 	if !strings.Contains(string(b), "5 pairs (1, then 4 more") {
 		t.Errorf("the note does not say how many pairs count-a took:\n%s", b)
+	}
+}
+
+// TestRun_TimeBudgetStopsAddingPairs is TestRun_ExtendsUndecided with a
+// time budget that the first pair already spends (the suite's max-time
+// line): no pairs are added, meta.json records the stop, the workloads stay
+// unknown, and the note says why. A budget on the command line overrides
+// the suite's: with one of an hour the pairs are added as without one.
+func TestRun_TimeBudgetStopsAddingPairs(t *testing.T) {
+	repo := pairstest.NewRepo(t, nil)
+	suites := filepath.Join(repo.Dir, "experiments", "suites")
+	os.MkdirAll(suites, 0o755)
+	os.WriteFile(filepath.Join(suites, "tiny.suite"), []byte(
+		"max-time 1ms\nworkload count-a backend=callgrind ops=5\nworkload count-b backend=callgrind ops=7\n"), 0o644)
+	cache := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	args := []string{"run", "--checkout", repo.Dir, "--cache", cache,
+		"before=HEAD~1", "after=main", "pairs=1", "suite=tiny", "exp=003-budget"}
+	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
+		t.Fatalf("%v\nstderr:\n%s", err, stderr.String())
+	}
+	dir := filepath.Join(repo.Dir, "experiments", "003-budget")
+	meta, err := expdir.Dir(dir).Meta()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(meta.Extensions) != 0 || meta.MaxTime != time.Millisecond {
+		t.Errorf("extensions %v, max time %v: want none and 1ms", meta.Extensions, meta.MaxTime)
+	}
+	st := meta.BudgetStop
+	if st == nil || st.AfterPairs != 1 || !slices.Equal(st.Workloads, []string{"count-a", "count-b"}) || st.Estimate <= 0 || st.Elapsed < time.Millisecond {
+		t.Fatalf("budget stop %+v, want after 1 pair for count-a and count-b, with an estimate and the time spent", st)
+	}
+	if !strings.Contains(stdout.String(), "verdict: unknown") {
+		t.Errorf("stdout lacks the verdict unknown:\n%s", stdout.String())
+	}
+	b, err := os.ReadFile(filepath.Join(dir, expdir.NoteFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "Time budget: after 1 pair, ") || !strings.Contains(string(b), "count-a, count-b would have needed about") {
+		t.Errorf("the note does not say the budget stopped the pairs:\n%s", b)
+	}
+
+	stdout.Reset()
+	args = []string{"run", "--checkout", repo.Dir, "--cache", cache,
+		"before=HEAD~1", "after=main", "pairs=1", "suite=tiny", "exp=004-budget-flag", "max-time=1h"}
+	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
+		t.Fatalf("%v\nstderr:\n%s", err, stderr.String())
+	}
+	meta, err = expdir.Dir(filepath.Join(repo.Dir, "experiments", "004-budget-flag")).Meta()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if meta.BudgetStop != nil || len(meta.Extensions) != 2 || meta.MaxTime != time.Hour {
+		t.Errorf("with max-time=1h: stop %+v, %d extensions, max time %v; want no stop, 2 extensions, 1h", meta.BudgetStop, len(meta.Extensions), meta.MaxTime)
 	}
 }

@@ -33,6 +33,12 @@ type Meta struct {
 	MaxPairs int `json:"max_pairs,omitempty"`
 	// Extensions are the pairs added, in the order they ran.
 	Extensions []Extension `json:"extensions,omitempty"`
+	// MaxTime is the time budget for adding pairs: no step of added pairs
+	// starts when it would end past MaxTime after Start. Zero: none.
+	MaxTime time.Duration `json:"max_time_ns,omitempty"`
+	// BudgetStop, when set, is the step of added pairs that MaxTime kept
+	// from starting; its workloads stay as the judge left them.
+	BudgetStop *BudgetStop `json:"budget_stop,omitempty"`
 	// Timeout is the limit on one run; zero when none was recorded.
 	Timeout time.Duration `json:"timeout_ns"`
 	// Controls are what was held identical for both sides.
@@ -67,6 +73,17 @@ type Extension struct {
 	Pairs      []int             `json:"pairs"`
 	Workloads  []string          `json:"workloads"`
 	Reasons    map[string]string `json:"reasons"`
+}
+
+// A BudgetStop is the step of added pairs the time budget kept from
+// starting: after AfterPairs pairs, at Elapsed since the experiment's start,
+// the Workloads the judge left unknown would have needed about Estimate
+// more (their pairs' durations so far), which would have passed MaxTime.
+type BudgetStop struct {
+	AfterPairs int           `json:"after_pairs"`
+	Workloads  []string      `json:"workloads"`
+	Elapsed    time.Duration `json:"elapsed_ns"`
+	Estimate   time.Duration `json:"estimate_ns"`
 }
 
 // A Build is one side of the comparison: one revision's built subject

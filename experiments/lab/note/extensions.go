@@ -3,6 +3,7 @@ package note
 import (
 	"fmt"
 	"strings"
+	"time"
 )
 
 // writeExtensions says, when the runner gave undecided workloads more
@@ -10,6 +11,7 @@ import (
 // each step. It follows the verdicts.
 func (e *Experiment) writeExtensions(b *strings.Builder) {
 	m := e.Meta
+	defer e.writeBudgetStop(b)
 	if len(m.Extensions) == 0 {
 		return
 	}
@@ -32,4 +34,33 @@ func (e *Experiment) writeExtensions(b *strings.Builder) {
 		fmt.Fprintf(b, "- **%s**: %d pairs (%d, then %d more). Unknown %s.\n", w.Workload, last, m.Pairs, last-m.Pairs, strings.Join(why, "; "))
 	}
 	b.WriteString("\n")
+}
+
+// writeBudgetStop says, when the time budget kept a step of added pairs
+// from starting, which workloads it left as they were and why.
+func (e *Experiment) writeBudgetStop(b *strings.Builder) {
+	m := e.Meta
+	st := m.BudgetStop
+	if st == nil {
+		return
+	}
+	stay := "they stay as the judge left them"
+	if len(st.Workloads) == 1 {
+		stay = "it stays as the judge left it"
+	}
+	pairs := fmt.Sprintf("%d pairs", st.AfterPairs)
+	if st.AfterPairs == 1 {
+		pairs = "1 pair"
+	}
+	fmt.Fprintf(b, "Time budget: after %s, %s from the start, %s would have needed about %s more, past the budget of %s (max-time), so no more pairs ran; %s.\n\n",
+		pairs, roughly(st.Elapsed), strings.Join(st.Workloads, ", "), roughly(st.Estimate), m.MaxTime, stay)
+}
+
+// roughly rounds d for a sentence: to the second from ten seconds up, to
+// the hundredth of a second below.
+func roughly(d time.Duration) time.Duration {
+	if d >= 10*time.Second {
+		return d.Round(time.Second)
+	}
+	return d.Round(10 * time.Millisecond)
 }

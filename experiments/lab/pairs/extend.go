@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"workbench/experiments/lab/expdir"
 	"workbench/experiments/lab/measure"
@@ -25,12 +26,16 @@ const DefaultMaxPairs = 20
 type Decider func(ctx context.Context, dir string) (map[string]string, error)
 
 // extend gives undecided workloads more pairs, two at a time (one of each
-// order, so ABBA stays balanced), until the decider leaves none or they
-// reach MaxPairs. Each step is recorded in meta.json before it runs, so a
-// resumed experiment runs the same cells.
+// order, so ABBA stays balanced), until the decider leaves none, they
+// reach MaxPairs, or the next step would end past the time budget
+// (Meta.MaxTime, counted from the experiment's start; the step's time is
+// estimated from the pairs of its workloads so far). Each step, and a stop
+// for the budget, is recorded in meta.json before anything more runs, so a
+// resumed experiment runs the same cells and no more. Stopping early only
+// lowers the chance of a false verdict: a workload it stops stays unknown.
 func (r *runner) extend(ctx context.Context) error {
 	o, res := &r.o, r.res
-	if o.Decide == nil || res.Meta.MaxPairs <= res.Meta.Pairs {
+	if o.Decide == nil || res.Meta.MaxPairs <= res.Meta.Pairs || res.Meta.BudgetStop != nil {
 		return nil
 	}
 	for {
@@ -53,6 +58,12 @@ func (r *runner) extend(ctx context.Context) error {
 			ext.Pairs = append(ext.Pairs, p)
 		}
 		ext.Workloads = slices.Sorted(maps.Keys(undecided))
+		if stop := r.overBudget(ext); stop != nil {
+			res.Meta.BudgetStop = stop
+			r.logf("after %d pairs %s undecided, but %d more pairs (about %s) would end past the time budget, %s after the start (%s so far): no more pairs",
+				last, plural(len(ext.Workloads), "workload is", "workloads are"), len(ext.Pairs), stop.Estimate.Round(time.Second), res.Meta.MaxTime, stop.Elapsed.Round(time.Second))
+			return expdir.Dir(res.Dir).WriteMeta(&res.Meta)
+		}
 		res.Meta.Extensions = append(res.Meta.Extensions, ext)
 		if err := expdir.Dir(res.Dir).WriteMeta(&res.Meta); err != nil {
 			return err
@@ -65,6 +76,46 @@ func (r *runner) extend(ctx context.Context) error {
 			return err
 		}
 	}
+}
+
+// overBudget returns the stop to record when ext, started now, would end
+// past the experiment's time budget; nil when there is none or it fits.
+// The estimate is, for each of ext's workloads, the median time of its
+// pairs in this call (both sides together), or, for an experiment resumed
+// with none run yet, the sum of its recorded runs' wall times per pair.
+func (r *runner) overBudget(ext expdir.Extension) *expdir.BudgetStop {
+	m := &r.res.Meta
+	if m.MaxTime <= 0 {
+		return nil
+	}
+	var est time.Duration
+	for _, w := range ext.Workloads {
+		est += time.Duration(len(ext.Pairs)) * r.pairEstimate(w)
+	}
+	elapsed := time.Since(m.Start)
+	if elapsed+est <= m.MaxTime {
+		return nil
+	}
+	return &expdir.BudgetStop{AfterPairs: ext.AfterPairs, Workloads: ext.Workloads, Elapsed: elapsed, Estimate: est}
+}
+
+// pairEstimate is how long one pair of workload w is expected to take.
+func (r *runner) pairEstimate(w string) time.Duration {
+	ds := r.pairTime[w]
+	if len(ds) == 0 {
+		perPair := map[int]time.Duration{}
+		for i := range r.prior {
+			if l := &r.prior[i]; l.Workload == w {
+				perPair[l.Pair] += l.Wall
+			}
+		}
+		ds = slices.Collect(maps.Values(perPair))
+	}
+	if len(ds) == 0 {
+		return 0
+	}
+	ds = slices.Sorted(slices.Values(ds))
+	return ds[len(ds)/2]
 }
 
 // extensionCells returns the cells of ext's pairs for its workloads, in

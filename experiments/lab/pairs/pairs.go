@@ -36,6 +36,10 @@ type Options struct {
 	// undecided may be given (see extend.go); 0 takes DefaultMaxPairs,
 	// and a value at or below Pairs adds none. It needs Decide.
 	MaxPairs int
+	// MaxTime is the time budget for adding pairs (see extend.go): no step
+	// of two more pairs starts when it would end more than MaxTime after the
+	// experiment's start. 0 takes the suite's max-time, if any; none else.
+	MaxTime time.Duration
 	// Decide judges the experiment between extensions; nil adds no pairs.
 	Decide Decider
 	// Experiment is the experiment directory's name; empty picks the next
@@ -155,6 +159,10 @@ type runner struct {
 	// for a suite's experiment.
 	gb     *gobench.Builder
 	gbMeta *expdir.GoBenchMeta
+	// pairTime holds, per workload, how long each of its pairs took in
+	// this call (both sides' runs together): the time budget's estimate
+	// of a step of added pairs (extend.go).
+	pairTime map[string][]time.Duration
 }
 
 // logf writes one line to the log: through the progress while it runs,
@@ -198,6 +206,12 @@ func (r *runner) prepare(ctx context.Context) error {
 	}
 	if o.MaxPairs == 0 {
 		o.MaxPairs = DefaultMaxPairs
+	}
+	if o.MaxTime < 0 {
+		return fmt.Errorf("max time %v: want a positive duration, or 0 for the suite's", o.MaxTime)
+	}
+	if o.MaxTime == 0 {
+		o.MaxTime = su.MaxTime
 	}
 	r.b = &build.Builder{Repo: o.Repo, CacheDir: o.CacheDir}
 	if o.Log != nil {
@@ -363,7 +377,7 @@ func (r *runner) start(ctx context.Context) error {
 	res.Meta = expdir.Meta{
 		Experiment: res.Experiment, Before: r.builds[0], After: r.builds[1],
 		Suite: su.Name, SuitePath: su.Path, SuiteText: su.Text,
-		Pairs: o.Pairs, MaxPairs: max(o.MaxPairs, o.Pairs), Runs: len(r.cells), Timeout: su.Timeout,
+		Pairs: o.Pairs, MaxPairs: max(o.MaxPairs, o.Pairs), MaxTime: o.MaxTime, Runs: len(r.cells), Timeout: su.Timeout,
 		Controls: r.controls.Controls, Criteria: origin, AA: r.aa, Calibration: calib,
 		Changes: changes, GoBench: r.gbMeta,
 		Harness: harnessInfo(ctx, o.Repo), Machine: perfcount.ThisMachine(), Start: time.Now().UTC(),
@@ -452,6 +466,7 @@ func (r *runner) runGroup(ctx context.Context, group []measure.Cell, hist *floor
 		dumps = append(dumps, profileDumpDir(res.Dir, c))
 	}
 	p.Starting(group...)
+	began := time.Now()
 	ls, err := measure.RunCells(ctx, &r.controls, r.su.Timeout, measure.Group{Cells: group, Builds: builds, DumpDirs: dumps, Refs: refs})
 	if errors.Is(err, measure.ErrInterrupted) {
 		return interrupted(res, ctx.Err())
@@ -459,6 +474,11 @@ func (r *runner) runGroup(ctx context.Context, group []measure.Cell, hist *floor
 	if err != nil {
 		return err
 	}
+	if r.pairTime == nil {
+		r.pairTime = map[string][]time.Duration{}
+	}
+	name := group[0].Workload.Name
+	r.pairTime[name] = append(r.pairTime[name], time.Since(began))
 	for i := range ls {
 		l := &ls[i]
 		l.Experiment, l.Suite = res.Experiment, r.su.Name

@@ -37,6 +37,8 @@ const (
 //
 //	pairs N                      pairs to run when the command line does not say
 //	timeout DURATION             longest one measurement may take (Go duration; default 10m)
+//	max-time DURATION            time budget for adding pairs to undecided workloads, counted
+//	                             from the experiment's start (MaxTime); default none
 //	criteria SETTING             a line of the criteria file (judge.ParseCriteria), such as
 //	                             "criteria time.metric = cpu_per_op": added to the default
 //	                             criteria of an experiment with none committed (Criteria)
@@ -93,6 +95,11 @@ type Suite struct {
 	Pairs int
 	// Timeout is the longest one measurement may take.
 	Timeout time.Duration
+	// MaxTime is the suite's time budget for adding pairs to undecided
+	// workloads (the line `max-time 14m`): no step of two more pairs starts
+	// when it would end past MaxTime after the experiment's start. Zero when
+	// the file does not say: no budget.
+	MaxTime time.Duration
 	// Workloads are in the order of their first line.
 	Workloads []Workload
 	// Criteria are the suite's criteria lines, in the criteria file's
@@ -239,6 +246,7 @@ func ParseSuite(path string, r io.Reader) (*Suite, error) {
 		index     = map[string]int{} // workload name -> position in s.Workloads
 		pairsAt   int
 		timeoutAt int
+		maxTimeAt int
 	)
 	fail := func(line int, format string, args ...any) {
 		errs = append(errs, &ParseError{File: path, Line: line, Err: fmt.Errorf(format, args...)})
@@ -288,6 +296,22 @@ func ParseSuite(path string, r io.Reader) (*Suite, error) {
 				continue
 			}
 			s.Timeout = d
+		case "max-time":
+			if maxTimeAt != 0 {
+				fail(n, "max-time repeated (first at line %d)", maxTimeAt)
+				continue
+			}
+			maxTimeAt = n
+			if len(f) != 2 {
+				fail(n, "want: max-time DURATION (e.g. 14m)")
+				continue
+			}
+			d, err := time.ParseDuration(f[1])
+			if err != nil || d <= 0 {
+				fail(n, "max-time %q: want a positive duration such as 14m or 1h", f[1])
+				continue
+			}
+			s.MaxTime = d
 		case "criteria":
 			if err := s.addCriteria(line); err != nil {
 				fail(n, "%v", err)
@@ -302,7 +326,7 @@ func ParseSuite(path string, r io.Reader) (*Suite, error) {
 				fail(n, "%v", err)
 			}
 		default:
-			fail(n, "unknown directive %q (want pairs, timeout, criteria or workload)", f[0])
+			fail(n, "unknown directive %q (want pairs, timeout, max-time, criteria or workload)", f[0])
 		}
 	}
 	if err := sc.Err(); err != nil {

@@ -44,6 +44,7 @@ func TestParseSuite(t *testing.T) {
 	const text = `# comment
 pairs 4   # trailing comment
 timeout 90s
+max-time 14m
 
 workload sort-ints-10k backend=perf events=task-clock ops=2000 regions=30 max-repeat=9
 workload sort-ints-10k backend=callgrind ops=20 repeat=3
@@ -53,17 +54,17 @@ workload other backend=perf tool=pure-other timeout=2m
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Name != "mine" || s.Pairs != 4 || s.Timeout != 90*time.Second || s.Text != text {
-		t.Errorf("got name %q pairs %d timeout %v", s.Name, s.Pairs, s.Timeout)
+	if s.Name != "mine" || s.Pairs != 4 || s.Timeout != 90*time.Second || s.MaxTime != 14*time.Minute || s.Text != text {
+		t.Errorf("got name %q pairs %d timeout %v max-time %v", s.Name, s.Pairs, s.Timeout, s.MaxTime)
 	}
-	if len(s.Workloads) != 2 || s.Workloads[0].Name != "sort-ints-10k" || s.Workloads[0].Line != 5 ||
-		s.Workloads[1].Name != "other" || s.Workloads[1].Line != 7 {
+	if len(s.Workloads) != 2 || s.Workloads[0].Name != "sort-ints-10k" || s.Workloads[0].Line != 6 ||
+		s.Workloads[1].Name != "other" || s.Workloads[1].Line != 8 {
 		t.Fatalf("workloads %+v", s.Workloads)
 	}
 	want := []Measure{
-		{Backend: "perf", Tool: "pure-count", Ops: 2000, Repeat: 1, Regions: 30, MaxRepeat: 9, Events: []string{"task-clock"}, Line: 5},
-		{Backend: "callgrind", Tool: "pure-count", Ops: 20, Repeat: 3, Regions: 1, Line: 6},
-		{Backend: "perf", Tool: "pure-other", Repeat: 1, Regions: 1, Timeout: 2 * time.Minute, Line: 7},
+		{Backend: "perf", Tool: "pure-count", Ops: 2000, Repeat: 1, Regions: 30, MaxRepeat: 9, Events: []string{"task-clock"}, Line: 6},
+		{Backend: "callgrind", Tool: "pure-count", Ops: 20, Repeat: 3, Regions: 1, Line: 7},
+		{Backend: "perf", Tool: "pure-other", Repeat: 1, Regions: 1, Timeout: 2 * time.Minute, Line: 8},
 	}
 	got := append(s.Workloads[0].Measures, s.Workloads[1].Measures...)
 	if len(got) != len(want) {
@@ -106,12 +107,15 @@ workload h backend=perf timeout=-1s
 workload i backend=callgrind regions=5
 workload j backend=perf regions=0
 workload k backend=perf repeat=4 max-repeat=3
+max-time 0s
+max-time 10m
+max-time 20m
 `
 	_, err := ParseSuite("bad.suite", strings.NewReader(text))
 	if err == nil {
 		t.Fatal("no error")
 	}
-	wantLines := []int{2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 14, 15, 16, 17, 18}
+	wantLines := []int{2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21}
 	var got []int
 	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
 		var pe *ParseError
@@ -136,6 +140,8 @@ workload k backend=perf repeat=4 max-repeat=3
 		"bad.suite:16: regions=5: several regions per process are for timing (backend=perf)",
 		"bad.suite:17: regions=0: want a whole number of at least 1",
 		"bad.suite:18: max-repeat=3: for backend=perf only, and at least repeat (4)",
+		"bad.suite:19: max-time \"0s\": want a positive duration such as 14m or 1h",
+		"bad.suite:21: max-time repeated (first at line 19)",
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q:\n%v", want, err)
