@@ -10,6 +10,7 @@ import (
 
 	"workbench/experiments/lab/expdir"
 	"workbench/experiments/lab/measure"
+	"workbench/experiments/lab/stats"
 	"workbench/experiments/lab/suite"
 )
 
@@ -114,8 +115,11 @@ func (r *runner) pairEstimate(w string) time.Duration {
 	if len(ds) == 0 {
 		return 0
 	}
-	ds = slices.Sorted(slices.Values(ds))
-	return ds[len(ds)/2]
+	secs := make([]float64, len(ds))
+	for i, d := range ds {
+		secs[i] = d.Seconds()
+	}
+	return time.Duration(stats.Median(secs) * float64(time.Second))
 }
 
 // extensionCells returns the cells of ext's pairs for its workloads, in

@@ -230,6 +230,33 @@ var (
 	eventRE = regexp.MustCompile(`^[A-Za-z0-9_./:=-]+$`)
 )
 
+// once checks a directive that may appear once, with one argument (f is
+// its line's fields, n the line number): at holds the line of its first
+// appearance, want names its argument, and set parses and stores it.
+func once(f []string, n int, at *int, want string, set func(string) error) error {
+	if *at != 0 {
+		return fmt.Errorf("%s repeated (first at line %d)", f[0], *at)
+	}
+	*at = n
+	if len(f) != 2 {
+		return fmt.Errorf("want: %s %s", f[0], want)
+	}
+	return set(f[1])
+}
+
+// positiveDuration returns a setter for once that stores a positive Go
+// duration in d; the error names the directive and gives examples.
+func positiveDuration(d *time.Duration, directive, examples string) func(string) error {
+	return func(v string) error {
+		x, err := time.ParseDuration(v)
+		if err != nil || x <= 0 {
+			return fmt.Errorf("%s %q: want a positive duration such as %s", directive, v, examples)
+		}
+		*d = x
+		return nil
+	}
+}
+
 // ParseSuite parses a suite file. The returned error joins one *ParseError
 // per bad line, so a user sees every problem at once; on error the suite is
 // nil.
@@ -265,53 +292,24 @@ func ParseSuite(path string, r io.Reader) (*Suite, error) {
 		}
 		switch f[0] {
 		case "pairs":
-			if pairsAt != 0 {
-				fail(n, "pairs repeated (first at line %d)", pairsAt)
-				continue
+			if err := once(f, n, &pairsAt, "N", func(v string) error {
+				x, err := strconv.Atoi(v)
+				if err != nil || x < 1 {
+					return fmt.Errorf("pairs %q: want a whole number of at least 1", v)
+				}
+				s.Pairs = x
+				return nil
+			}); err != nil {
+				fail(n, "%v", err)
 			}
-			pairsAt = n
-			if len(f) != 2 {
-				fail(n, "want: pairs N")
-				continue
-			}
-			v, err := strconv.Atoi(f[1])
-			if err != nil || v < 1 {
-				fail(n, "pairs %q: want a whole number of at least 1", f[1])
-				continue
-			}
-			s.Pairs = v
 		case "timeout":
-			if timeoutAt != 0 {
-				fail(n, "timeout repeated (first at line %d)", timeoutAt)
-				continue
+			if err := once(f, n, &timeoutAt, "DURATION (e.g. 5m)", positiveDuration(&s.Timeout, "timeout", "90s or 5m")); err != nil {
+				fail(n, "%v", err)
 			}
-			timeoutAt = n
-			if len(f) != 2 {
-				fail(n, "want: timeout DURATION (e.g. 5m)")
-				continue
-			}
-			d, err := time.ParseDuration(f[1])
-			if err != nil || d <= 0 {
-				fail(n, "timeout %q: want a positive duration such as 90s or 5m", f[1])
-				continue
-			}
-			s.Timeout = d
 		case "max-time":
-			if maxTimeAt != 0 {
-				fail(n, "max-time repeated (first at line %d)", maxTimeAt)
-				continue
+			if err := once(f, n, &maxTimeAt, "DURATION (e.g. 14m)", positiveDuration(&s.MaxTime, "max-time", "14m or 1h")); err != nil {
+				fail(n, "%v", err)
 			}
-			maxTimeAt = n
-			if len(f) != 2 {
-				fail(n, "want: max-time DURATION (e.g. 14m)")
-				continue
-			}
-			d, err := time.ParseDuration(f[1])
-			if err != nil || d <= 0 {
-				fail(n, "max-time %q: want a positive duration such as 14m or 1h", f[1])
-				continue
-			}
-			s.MaxTime = d
 		case "criteria":
 			if err := s.addCriteria(line); err != nil {
 				fail(n, "%v", err)
