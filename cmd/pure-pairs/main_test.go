@@ -273,22 +273,8 @@ func TestFlags_SharedHelpIsOne(t *testing.T) {
 // exact 1 % count rise, once 5 pairs are clean), record each step in
 // meta.json, and the note must say how many pairs each workload took.
 func TestRun_ExtendsUndecided(t *testing.T) {
-	repo := pairstest.NewRepo(t, nil)
-	suites := filepath.Join(repo.Dir, "experiments", "suites")
-	os.MkdirAll(suites, 0o755)
-	os.WriteFile(filepath.Join(suites, "tiny.suite"), []byte(
-		"workload count-a backend=callgrind ops=5\nworkload count-b backend=callgrind ops=7\n"), 0o644)
-	var stdout, stderr bytes.Buffer
-	args := []string{"run", "--checkout", repo.Dir, "--cache", t.TempDir(),
-		"before=HEAD~1", "after=main", "pairs=1", "suite=tiny", "exp=002-ext"}
-	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
-		t.Fatalf("%v\nstderr:\n%s", err, stderr.String())
-	}
-	dir := filepath.Join(repo.Dir, "experiments", "002-ext")
-	meta, err := expdir.Dir(dir).Meta()
-	if err != nil {
-		t.Fatal(err)
-	}
+	repo := tinyRepo(t, "workload count-a backend=callgrind ops=5\nworkload count-b backend=callgrind ops=7\n")
+	dir, meta, stdout, stderr := runTiny(t, repo, t.TempDir(), "exp=002-ext")
 	var steps []string
 	for _, e := range meta.Extensions {
 		steps = append(steps, fmt.Sprintf("after %d: %v for %v", e.AfterPairs, e.Pairs, e.Workloads))
@@ -298,13 +284,13 @@ func TestRun_ExtendsUndecided(t *testing.T) {
 	}
 	want := []string{"after 1: [2 3] for [count-a count-b]", "after 3: [4 5] for [count-a count-b]"}
 	if !slices.Equal(steps, want) {
-		t.Errorf("extensions %q, want %q\nstderr:\n%s", steps, want, stderr.String())
+		t.Errorf("extensions %q, want %q\nstderr:\n%s", steps, want, stderr)
 	}
 	if meta.MaxPairs != pairs.DefaultMaxPairs {
 		t.Errorf("max_pairs %d, want %d", meta.MaxPairs, pairs.DefaultMaxPairs)
 	}
-	if !strings.Contains(stdout.String(), "verdict: worse") {
-		t.Errorf("stdout lacks the verdict worse:\n%s", stdout.String())
+	if !strings.Contains(stdout, "verdict: worse") {
+		t.Errorf("stdout lacks the verdict worse:\n%s", stdout)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, expdir.NoteFile))
 	if err != nil {
@@ -315,29 +301,48 @@ func TestRun_ExtendsUndecided(t *testing.T) {
 	}
 }
 
+// tinyRepo is a test repository whose suite tiny has the given text.
+func tinyRepo(t *testing.T, suite string) *pairstest.Repo {
+	t.Helper()
+	repo := pairstest.NewRepo(t, nil)
+	suites := filepath.Join(repo.Dir, "experiments", "suites")
+	if err := os.MkdirAll(suites, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(suites, "tiny.suite"), []byte(suite), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return repo
+}
+
+// runTiny runs one pair of suite tiny in repo, HEAD~1 against main, with
+// the extra operands (exp=NAME first), and returns the experiment's
+// directory, meta.json, stdout and stderr.
+func runTiny(t *testing.T, repo *pairstest.Repo, cache string, extra ...string) (string, expdir.Meta, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	args := append([]string{"run", "--checkout", repo.Dir, "--cache", cache,
+		"before=HEAD~1", "after=main", "pairs=1", "suite=tiny"}, extra...)
+	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
+		t.Fatalf("%v\nstderr:\n%s", err, stderr.String())
+	}
+	dir := filepath.Join(repo.Dir, "experiments", strings.TrimPrefix(extra[0], "exp="))
+	meta, err := expdir.Dir(dir).Meta()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, meta, stdout.String(), stderr.String()
+}
+
 // TestRun_TimeBudgetStopsAddingPairs is TestRun_ExtendsUndecided with a
 // time budget that the first pair already spends (the suite's max-time
 // line): no pairs are added, meta.json records the stop, the workloads stay
 // unknown, and the note says why. A budget on the command line overrides
 // the suite's: with one of an hour the pairs are added as without one.
 func TestRun_TimeBudgetStopsAddingPairs(t *testing.T) {
-	repo := pairstest.NewRepo(t, nil)
-	suites := filepath.Join(repo.Dir, "experiments", "suites")
-	os.MkdirAll(suites, 0o755)
-	os.WriteFile(filepath.Join(suites, "tiny.suite"), []byte(
-		"max-time 1ms\nworkload count-a backend=callgrind ops=5\nworkload count-b backend=callgrind ops=7\n"), 0o644)
+	repo := tinyRepo(t, "max-time 1ms\nworkload count-a backend=callgrind ops=5\nworkload count-b backend=callgrind ops=7\n")
 	cache := t.TempDir()
-	var stdout, stderr bytes.Buffer
-	args := []string{"run", "--checkout", repo.Dir, "--cache", cache,
-		"before=HEAD~1", "after=main", "pairs=1", "suite=tiny", "exp=003-budget"}
-	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
-		t.Fatalf("%v\nstderr:\n%s", err, stderr.String())
-	}
-	dir := filepath.Join(repo.Dir, "experiments", "003-budget")
-	meta, err := expdir.Dir(dir).Meta()
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, meta, stdout, _ := runTiny(t, repo, cache, "exp=003-budget")
 	if len(meta.Extensions) != 0 || meta.MaxTime != time.Millisecond {
 		t.Errorf("extensions %v, max time %v: want none and 1ms", meta.Extensions, meta.MaxTime)
 	}
@@ -345,8 +350,8 @@ func TestRun_TimeBudgetStopsAddingPairs(t *testing.T) {
 	if st == nil || st.AfterPairs != 1 || !slices.Equal(st.Workloads, []string{"count-a", "count-b"}) || st.Estimate <= 0 || st.Elapsed < time.Millisecond {
 		t.Fatalf("budget stop %+v, want after 1 pair for count-a and count-b, with an estimate and the time spent", st)
 	}
-	if !strings.Contains(stdout.String(), "verdict: unknown") {
-		t.Errorf("stdout lacks the verdict unknown:\n%s", stdout.String())
+	if !strings.Contains(stdout, "verdict: unknown") {
+		t.Errorf("stdout lacks the verdict unknown:\n%s", stdout)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, expdir.NoteFile))
 	if err != nil {
@@ -356,16 +361,7 @@ func TestRun_TimeBudgetStopsAddingPairs(t *testing.T) {
 		t.Errorf("the note does not say the budget stopped the pairs:\n%s", b)
 	}
 
-	stdout.Reset()
-	args = []string{"run", "--checkout", repo.Dir, "--cache", cache,
-		"before=HEAD~1", "after=main", "pairs=1", "suite=tiny", "exp=004-budget-flag", "max-time=1h"}
-	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
-		t.Fatalf("%v\nstderr:\n%s", err, stderr.String())
-	}
-	meta, err = expdir.Dir(filepath.Join(repo.Dir, "experiments", "004-budget-flag")).Meta()
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, meta, _, _ = runTiny(t, repo, cache, "exp=004-budget-flag", "max-time=1h")
 	if meta.BudgetStop != nil || len(meta.Extensions) != 2 || meta.MaxTime != time.Hour {
 		t.Errorf("with max-time=1h: stop %+v, %d extensions, max time %v; want no stop, 2 extensions, 1h", meta.BudgetStop, len(meta.Extensions), meta.MaxTime)
 	}
