@@ -218,8 +218,16 @@
 // sync.Pool keeps what was put in it through one collection; the trim is
 // now asked for once the buffer is dropped and collects twice: 12 of 12
 // runs by hand peaked at 6.3-6.6 MB, but over about 100 runs since, 4
-// still peaked near 9.5 MB, with 3 MB more anonymous memory resident
-// before the load in the one examined (cause not found). Holding the second P only while
+// still peaked near 9.5 MB. Those were the seed's 3 MiB freed but not
+// returned (runtime/metrics: heap free 3.0-3.2 MB at rest, against under
+// 50 KB in the others): the runtime's background scavenger, run between
+// the trim's two collections, marked the heap chunk holding them as having
+// nothing to scavenge while they lay above its search position, so the
+// forced scavenge skipped them (stranded pages, trim.go; experiment 105).
+// A trim now holds the background scavenger off (GOGC raised for the
+// millisecond it takes) and returns memory after each collection: seed-only
+// runs with more than 7.5 MB resident at rest, 6 of 100 before and 1 of 100
+// after, interleaved. Holding the second P only while
 // writes came in (a governor, experiments 061-064) had not removed the
 // spike and cost 1 MiB GETs 3-18 % of their responses per server
 // CPU-second (064: a goroutine in a long sendfile holds the only P until
