@@ -90,3 +90,38 @@ func TestHeadMemo_AsParseFast(t *testing.T) {
 		t.Fatal("the memo path took a key over MaxKeyBytes")
 	}
 }
+
+// TestHeadMemo_OtherMethodsKeepTheGET: a PUT or POST between two GETs of a
+// connection leaves the first GET's tail remembered, so the second takes
+// the memo path; a GET with If-Match still forgets it.
+func TestHeadMemo_OtherMethodsKeepTheGET(t *testing.T) {
+	const tail = " HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n"
+	var m headMemo
+	take := func(head string) {
+		t.Helper()
+		var r request
+		n := parseFast([]byte(head), DefaultMaxHeaderBytes, &r)
+		if n == 0 {
+			t.Fatalf("parseFast did not take %q", head)
+		}
+		m.remember([]byte(head), n, &r)
+	}
+	hits := func() bool {
+		var r request
+		return m.parseDocGet([]byte("GET /docs/b"+tail), DefaultMaxHeaderBytes, &r) > 0
+	}
+	take("GET /docs/a" + tail)
+	for _, other := range []string{
+		"PUT /docs/a HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nContent-Length: 3\r\n\r\n",
+		"POST /inputs/score?points=5 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nContent-Length: 4\r\n\r\n",
+	} {
+		take(other)
+		if !hits() {
+			t.Fatalf("after %q the GET's tail is no longer remembered", other)
+		}
+	}
+	take("GET /docs/a HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nIf-Match: \"3\"\r\n\r\n")
+	if hits() {
+		t.Fatal("a GET with If-Match did not forget the remembered tail")
+	}
+}

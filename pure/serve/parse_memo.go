@@ -52,9 +52,17 @@ var docKeyPlain = func() (t [256]bool) {
 	return t
 }()
 
-// remember records the tail of the head buf[:n] that parseFast accepted
-// into r, or forgets the last one when this tail cannot be remembered.
+// remember records the tail of the GET head buf[:n] that parseFast
+// accepted into r, or forgets the last one when this tail cannot be
+// remembered. Another method's head leaves the memo as it was: only a GET
+// can take the memo path, and a PUT's or POST's tail (with its
+// Content-Length) would not match the next GET's anyway, so copying it
+// would only make a GET after it miss where the tail of the GET before
+// would still match.
 func (m *headMemo) remember(buf []byte, n int, r *request) {
+	if r.method != methodGET {
+		return
+	}
 	j := len(r.methodRaw) + 1 + len(r.target) // parseFast's method starts at buf[0]
 	if r.ifMatch != nil || r.ifNoneMatch != nil || n-j > memoMax {
 		m.tail = m.tail[:0]
