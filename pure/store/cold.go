@@ -19,12 +19,24 @@ import (
 // mapping). The file's data is untouched: the pages stay in the page cache
 // and a reader that needs one again (a live page among the dead) faults
 // it back in, the same bytes, and it is never dropped again, since each
-// range is released once. RSS from the mapping stays near the live pages
-// read plus twice coldWindow.
+// range is released once by this. But a page read back after its release
+// stays: under steady overwrites the next commit or fold reads the live
+// version a round after it was written, when it has been released, and a
+// 64-writer PUT load of growing documents came to hold most of what it
+// wrote again (74 MB against net/http's 14, experiment 107). So every
+// sweepEvery bytes of growth the writer releases everything from the start
+// of the mapping to coldWindow before the end: pages read since fault back
+// in, the same bytes. RSS from the mapping stays near the live pages read
+// plus twice coldWindow plus sweepEvery.
 
 // coldWindow is how far behind the end the writer releases pages, and how
 // much growth passes between releases.
 const coldWindow = 1 << 20
+
+// sweepEvery is how much growth passes between the writer's releases of
+// the whole mapping below the window (a sweep); between them it releases
+// only what was written since the last release.
+const sweepEvery = 4 << 20
 
 // pageReleaser is a File whose views can give their resident pages back
 // without changing what they read. osFile is one; RAM mode's memory is the
@@ -40,7 +52,8 @@ func (o *osFile) releasePages(b []byte) error { return unix.Madvise(b, unix.MADV
 
 // releaseColdLocked gives back the pages written since the last release,
 // up to coldWindow before the end, once the end has moved 2 x coldWindow
-// past the last release. The writer calls it after each group, holding
+// past the last release; and, once the end has moved sweepEvery past the
+// last sweep, every page from the mapping's start instead. The writer calls it after each group, holding
 // wmu; its mapping covers the end.
 func (s *Store) releaseColdLocked() {
 	if s.end < s.cold+2*coldWindow {
@@ -53,6 +66,9 @@ func (s *Store) releaseColdLocked() {
 	}
 	page := uint64(os.Getpagesize()) // madvise wants a page-aligned start (4 KiB on x86, 4 or 64 KiB on arm64)
 	from := s.cold &^ (page - 1)
+	if s.end >= s.swept+sweepEvery {
+		from, s.swept = 0, s.end
+	}
 	to := (s.end - coldWindow) &^ (page - 1)
 	if to > uint64(len(s.m.data)) || from >= to {
 		return

@@ -109,3 +109,41 @@ func TestReleaseCold_RAMKeepsItsImage(t *testing.T) {
 		}
 	}
 }
+
+// TestReleaseCold_ReadBackLater is TestReleaseCold_BoundsMappedRSS with each
+// key read just before it is overwritten, a round of all keys after it was
+// written (as a PUT with If-Match or a fold finds the live version): by
+// then its pages were released and the read faults them back. The writer's
+// sweeps must release those too, so the mapping's RSS stays within the
+// live pages, the window and a sweep's growth, not the data written.
+func TestReleaseCold_ReadBackLater(t *testing.T) {
+	path := tempPath(t)
+	s := mustOpen(t, path, &Options{AutoCompact: -1})
+	defer s.Close()
+	if _, ok := mappedRSS(t, path); !ok {
+		t.Skip("no /proc/self/smaps here (not Linux): the mapping's RSS cannot be read")
+	}
+	const keys, size = 64, 32 << 10
+	last := make(map[string]string, keys)
+	val := func(i int) string {
+		return strings.Repeat(fmt.Sprintf("%07d|", i), size/8)
+	}
+	for i := 0; s.Stats().Size < 48<<20; i++ {
+		k := key(i % keys)
+		if got, _, _ := get(t, s, k); got != last[k] { // read it through the mapping, a round after it was written
+			t.Fatalf("commit %d: %s reads back %d bytes, want the %d written a round ago", i, k, len(got), len(last[k]))
+		}
+		v := val(i)
+		put(t, s, k, v)
+		last[k] = v
+	}
+	st := s.Stats()
+	rss, _ := mappedRSS(t, path)
+	live := uint64(keys * size)
+	bound := live + 3*coldWindow + sweepEvery + 1<<20
+	t.Logf("file %d MiB, mapping RSS %d KiB, released %d MiB, bound %d KiB", st.Size>>20, rss>>10, st.ReleasedPages>>20, bound>>10)
+	if rss > bound {
+		t.Errorf("the mapping holds %d KiB resident after %d MiB written; want at most %d KiB (live %d KiB + 3 x the %d MiB window + a sweep's %d MiB + 1 MiB)",
+			rss>>10, st.Size>>20, bound>>10, live>>10, coldWindow>>20, sweepEvery>>20)
+	}
+}

@@ -324,7 +324,7 @@ func (c *copier) finish(tip head, ov *overlay) (head, uint64) {
 // reference on the old mapping and close the old file.
 func (s *Store) swapLocked(f File, m *mapping, h head, end uint64, ckpt checkpoint, ov *overlay) {
 	old, oldM := s.f, s.m
-	s.f, s.m, s.end, s.tip, s.filled, s.cold = f, m, end, h, end, end
+	s.f, s.m, s.end, s.tip, s.filled, s.cold, s.swept = f, m, end, h, end, end, end
 	s.setCheckpoints(dataStartV2, ckpt)
 	s.setLog(m.data, ov)
 	m.acquire() // the version's own reference

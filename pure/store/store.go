@@ -114,6 +114,7 @@ type Store struct {
 	filled   uint64  // the file holds records or zeros up to here (prealloc.go)
 	groupAvg int64   // the bytes a group appends, on average, decaying by an eighth per group (prealloc.go)
 	cold     uint64  // where the next release of written pages starts (cold.go)
+	swept    uint64  // the end at the last release of the whole mapping below the window (cold.go)
 	buf      []byte  // commit buffer, reused
 	bufPeak  int     // the groups' commit buffer lengths, their peak decaying by an eighth per group
 	scratch  scratch // the leader's other reusable memory
@@ -328,7 +329,7 @@ func (s *Store) load(f File) error {
 			return err
 		}
 	}
-	s.f, s.m, s.end, s.tip, s.filled, s.cold = f, m, end, h, end, end
+	s.f, s.m, s.end, s.tip, s.filled, s.cold, s.swept = f, m, end, h, end, end, end
 	s.setCheckpoints(rec.base, rec.ckpt)
 	s.setLog(m.data, rec.ov)
 	s.setCompacted(end)
@@ -445,7 +446,8 @@ type Stats struct {
 	// ReleasedPages is how many bytes of written file pages the writer
 	// has given back to the kernel so far, a window behind the end of the
 	// file, so that pages read once and then dead do not stay in the
-	// process's RSS (a file in this process; zero in RAM mode).
+	// process's RSS (a file in this process; zero in RAM mode). A range
+	// released again by a sweep (cold.go) counts again.
 	ReleasedPages uint64
 }
 
