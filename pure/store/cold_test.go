@@ -42,6 +42,25 @@ func mappedRSS(t *testing.T, path string) (uint64, bool) {
 	return rss, true
 }
 
+// openForRSS opens a durable store in a temporary file, without automatic
+// compaction, closed when t ends; it skips t where the mapping's RSS
+// cannot be read.
+func openForRSS(t *testing.T) (*Store, string) {
+	t.Helper()
+	path := tempPath(t)
+	s := mustOpen(t, path, &Options{AutoCompact: -1})
+	t.Cleanup(func() { s.Close() })
+	if _, ok := mappedRSS(t, path); !ok {
+		t.Skip("no /proc/self/smaps here (not Linux): the mapping's RSS cannot be read")
+	}
+	return s, path
+}
+
+// filler is a value of size bytes (a multiple of 8) naming commit i.
+func filler(i, size int) string {
+	return strings.Repeat(fmt.Sprintf("%07d|", i), size/8)
+}
+
 // TestReleaseCold_BoundsMappedRSS overwrites 32 keys of 16 KiB, reading
 // each back through the mapping, until the file has grown far beyond the
 // release window: without the writer's release every page written and read
@@ -49,20 +68,12 @@ func mappedRSS(t *testing.T, path string) (uint64, bool) {
 // stays within the live pages plus the window. Every value still reads
 // back as last written.
 func TestReleaseCold_BoundsMappedRSS(t *testing.T) {
-	path := tempPath(t)
-	s := mustOpen(t, path, &Options{AutoCompact: -1})
-	defer s.Close()
-	if _, ok := mappedRSS(t, path); !ok {
-		t.Skip("no /proc/self/smaps here (not Linux): the mapping's RSS cannot be read")
-	}
+	s, path := openForRSS(t)
 	const keys, size = 32, 16 << 10
 	last := make(map[string]string, keys)
-	val := func(i int) string {
-		return strings.Repeat(fmt.Sprintf("%07d|", i), size/8)
-	}
 	for i := 0; s.Stats().Size < 24<<20; i++ {
 		k := key(i % keys)
-		v := val(i)
+		v := filler(i, size)
 		put(t, s, k, v)
 		if got, _, _ := get(t, s, k); got != v { // read it through the mapping
 			t.Fatalf("commit %d: %s reads back %d bytes, want the %d just written", i, k, len(got), len(v))
@@ -117,23 +128,15 @@ func TestReleaseCold_RAMKeepsItsImage(t *testing.T) {
 // sweeps must release those too, so the mapping's RSS stays within the
 // live pages, the window and a sweep's growth, not the data written.
 func TestReleaseCold_ReadBackLater(t *testing.T) {
-	path := tempPath(t)
-	s := mustOpen(t, path, &Options{AutoCompact: -1})
-	defer s.Close()
-	if _, ok := mappedRSS(t, path); !ok {
-		t.Skip("no /proc/self/smaps here (not Linux): the mapping's RSS cannot be read")
-	}
+	s, path := openForRSS(t)
 	const keys, size = 64, 32 << 10
 	last := make(map[string]string, keys)
-	val := func(i int) string {
-		return strings.Repeat(fmt.Sprintf("%07d|", i), size/8)
-	}
 	for i := 0; s.Stats().Size < 48<<20; i++ {
 		k := key(i % keys)
 		if got, _, _ := get(t, s, k); got != last[k] { // read it through the mapping, a round after it was written
 			t.Fatalf("commit %d: %s reads back %d bytes, want the %d written a round ago", i, k, len(got), len(last[k]))
 		}
-		v := val(i)
+		v := filler(i, size)
 		put(t, s, k, v)
 		last[k] = v
 	}
