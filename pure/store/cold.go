@@ -13,24 +13,24 @@ import (
 // every page it ever wrote, most of them dead (a 64-writer PUT load of 64
 // small documents reached 64 MiB of mapped file pages before the file was
 // compacted). The writer therefore gives back the pages it wrote, a
-// window behind the end: every coldWindow bytes of growth it drops the
-// page-table entries of the range written since the last release, up to
+// window behind the end: every 2 x coldWindow bytes of growth it drops
+// the page-table entries of the range written since the last release, up to
 // coldWindow before the end (madvise MADV_DONTNEED on the shared file
 // mapping). The file's data is untouched: the pages stay in the page cache
 // and a reader that needs one again (a live page among the dead) faults
-// it back in, the same bytes, and it is never dropped again, since each
-// range is released once by this. But a page read back after its release
-// stays: under steady overwrites the next commit or fold reads the live
-// version a round after it was written, when it has been released, and a
+// it back in, the same bytes.
+//
+// Such a page would stay resident if each range were released only once:
+// under steady overwrites the next commit or fold reads the live version a
+// round after it was written, by when it has been released, and a
 // 64-writer PUT load of growing documents came to hold most of what it
 // wrote again (74 MB against net/http's 14, experiment 107). So every
-// sweepEvery bytes of growth the writer releases everything from the start
-// of the mapping to coldWindow before the end: pages read since fault back
-// in, the same bytes. RSS from the mapping stays near the live pages read
-// plus twice coldWindow plus sweepEvery.
+// sweepEvery bytes of growth the release starts from the mapping's start
+// instead (a sweep; experiment 109). RSS from the mapping stays near the
+// live pages read plus twice coldWindow plus sweepEvery.
 
-// coldWindow is how far behind the end the writer releases pages, and how
-// much growth passes between releases.
+// coldWindow is how far behind the end the writer releases pages; twice
+// it is how much growth passes between releases.
 const coldWindow = 1 << 20
 
 // sweepEvery is how much growth passes between the writer's releases of
@@ -52,9 +52,9 @@ func (o *osFile) releasePages(b []byte) error { return unix.Madvise(b, unix.MADV
 
 // releaseColdLocked gives back the pages written since the last release,
 // up to coldWindow before the end, once the end has moved 2 x coldWindow
-// past the last release; and, once the end has moved sweepEvery past the
-// last sweep, every page from the mapping's start instead. The writer calls it after each group, holding
-// wmu; its mapping covers the end.
+// past the last release; once the end has moved sweepEvery past the last
+// sweep, it releases from the mapping's start instead. The writer calls it
+// after each group, holding wmu; its mapping covers the end.
 func (s *Store) releaseColdLocked() {
 	if s.end < s.cold+2*coldWindow {
 		return
