@@ -11,7 +11,6 @@ import (
 // each step. It follows the verdicts.
 func (e *Experiment) writeExtensions(b *strings.Builder) {
 	m := e.Meta
-	defer e.writeBudgetStop(b)
 	if len(m.Extensions) == 0 {
 		return
 	}

@@ -91,6 +91,7 @@ func (e *Experiment) writeVerdict(b *strings.Builder) {
 		b.WriteString("\n")
 	}
 	e.writeExtensions(b)
+	e.writeBudgetStop(b)
 	if e.Calibrated {
 		e.writeNoiseFloor(b)
 	}
