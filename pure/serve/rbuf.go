@@ -4,10 +4,7 @@ package serve
 // of buffers it is taken from and given back to, and the payload budget
 // its bytes above readSize are reserved against.
 
-import (
-	"sort"
-	"sync"
-)
+import "sync"
 
 // makeRoom grows rbuf when the pending request needs more than it holds:
 // to its whole size once its head is parsed, or twice over (up to the head
@@ -81,45 +78,30 @@ func (c *conn) reserve(size int) bool {
 	return true
 }
 
-// Grown read buffers are pooled by size class, 8 KiB to 1 MiB, so that a
-// connection whose every request has a body over 4 KiB (PUT writers whose
-// documents grow) does not allocate and zero a buffer per request: that
-// was 12 % of the server's CPU on such PUTs. sync.Pool drops what is not
-// reused within two garbage collections, so the pool holds no memory for
-// good. Larger buffers are allocated to size. The classes are four per
-// doubling (8, 10, 12, 14, 16, 20 KiB, ...): with one per doubling a body
-// of 34 KB held a 64 KiB buffer, and under durable PUTs, where all 64
-// connections hold their bodies until their group is synced, that slack
-// was megabytes of the peak RSS.
-var bigBufs [len(bufSizes)]sync.Pool // class i holds *[]byte of bufSizes[i]
-
-// bufSizes are the pooled read buffers' sizes, ascending.
-var bufSizes = func() (s [29]int) {
-	i := 0
-	for p := 8 << 10; p < 1<<20; p *= 2 {
-		for q := 4; q < 8; q++ {
-			s[i] = p * q / 4
-			i++
-		}
-	}
-	s[i] = 1 << 20
-	return s
-}()
+// Grown read buffers are pooled by power-of-two size, 8 KiB to 1 MiB, so
+// that a connection whose every request has a body over 4 KiB (PUT
+// writers whose documents grow) does not allocate and zero a buffer per
+// request: that was 12 % of the server's CPU on such PUTs. sync.Pool
+// drops what is not reused within two garbage collections, so the pool
+// holds no memory for good. Larger buffers are allocated to size.
+var bigBufs [8]sync.Pool // class i holds *[]byte of 8 KiB << i
 
 // classSize is the pooled size for a buffer of at least size bytes, or
 // size when none is.
 func classSize(size int) int {
-	if i := sort.SearchInts(bufSizes[:], size); i < len(bufSizes) {
-		return bufSizes[i]
+	for n := 8 << 10; n <= 8<<10<<(len(bigBufs)-1); n *= 2 {
+		if size <= n {
+			return n
+		}
 	}
 	return size
 }
 
-// bufClass is the class of a buffer of exactly size bytes, or -1 when
-// that size is not pooled.
 func bufClass(size int) int {
-	if i := sort.SearchInts(bufSizes[:], size); i < len(bufSizes) && bufSizes[i] == size {
-		return i
+	for i := range bigBufs {
+		if size == 8<<10<<i {
+			return i
+		}
 	}
 	return -1
 }
