@@ -255,7 +255,7 @@
 // equal, 13.5 against 13.8 MB: pure-serve's binary maps 2.4 MB less, but
 // the store's file mapping held pages read back (the folds' and GETs'),
 // which the baseline, writing files it never maps, does not, and the heap
-// under write churn 5.5-5.8 MB. Three changes took that to 9.5 MB (0.70x
+// under write churn 5.5-5.8 MB. Three changes took that to 9.5 MiB (0.70x
 // net/http's; put-64c 2.26x against 3.03x before them; experiment 111):
 // the store releases written pages a 256 KiB window behind the end and
 // sweeps every MiB (cold.go); a PUT's transaction borrows the body from
@@ -263,7 +263,7 @@
 // cmd/pure-serve runs with GOGC 50 when durable, so the collector's
 // headroom is half the live heap. A fourth, a compaction streaming the new
 // file through a 512 KiB buffer rather than building its log record whole,
-// took put-64c's peak (VmHWM) from 24.5-31.2 MB to 17.6-25.6 MB in seven
+// took put-64c's peak (VmHWM) from 23.9-30.5 MiB to 17.2-25.0 MiB in seven
 // alternating passes each (probe 958; pure-serve compacts several times a
 // second under it). A GOMEMLIMIT of 6 MiB had halved PUT throughput (probe
 // 930), so no limit is set. The --pprof listener is written without
