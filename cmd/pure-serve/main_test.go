@@ -202,3 +202,23 @@ func TestDurableProcs(t *testing.T) {
 		}
 	}
 }
+
+// TestDurableGCPercent: 50 with --data, the runtime's own setting in RAM
+// mode or when the GOGC environment variable is set (even to 100 or off).
+func TestDurableGCPercent(t *testing.T) {
+	for _, c := range []struct {
+		durable bool
+		env     string
+		want    int
+		ok      bool
+	}{
+		{true, "", 50, true},
+		{true, "100", 0, false},
+		{true, "off", 0, false},
+		{false, "", 0, false},
+	} {
+		if got, ok := durableGCPercent(c.durable, c.env); got != c.want || ok != c.ok {
+			t.Errorf("durableGCPercent(durable %v, GOGC=%q) = %d, %v; want %d, %v", c.durable, c.env, got, ok, c.want, c.ok)
+		}
+	}
+}

@@ -249,17 +249,26 @@
 // seed (experiment 046). Under durable PUTs the peak is far above the
 // baseline's (51 MB against 14 MB in experiment 055): the faster server's
 // documents grow 8x larger in the same time (each PUT prepends 16 B), and
-// their read buffers, the store's transaction copies, the overlay's
-// entries and the collector's headroom scale with them. Under the same
-// 18,000 PUTs on both sides (probe 930; the harness's put-64c-same) the
-// peaks are about equal, 13.5 against 13.8 MB: pure-serve's binary maps
-// 2.4 MB less, but the store's file mapping holds 2.6 MB of pages read back
-// (the folds' and GETs'), which the baseline, writing files it never maps,
-// does not, and the heap under write churn 5.5-5.8 MB; GOGC=50 or a
-// GOMEMLIMIT of 12 MiB cut the peak by a few MB only, and a 6 MiB limit
-// halved PUT throughput, so no default is set. The --pprof listener is
-// written without net/http, whose package initialisation touched 2.5 MB
-// more of the binary in every run.
+// their read buffers, the store's group buffers, the overlay's entries and
+// the collector's headroom scale with them. Under the same 18,000 PUTs on
+// both sides (probe 930; the harness's put-64c-same) the peaks were about
+// equal, 13.5 against 13.8 MB: pure-serve's binary maps 2.4 MB less, but
+// the store's file mapping held pages read back (the folds' and GETs'),
+// which the baseline, writing files it never maps, does not, and the heap
+// under write churn 5.5-5.8 MB. Three changes took that to 9.5 MiB (0.70x
+// net/http's; put-64c 2.26x against 3.03x before them; experiment 111):
+// the store releases written pages a 256 KiB window behind the end and
+// sweeps every MiB (cold.go); a PUT's transaction borrows the body from
+// the read buffer (store.Tx.PutBorrowed) rather than copying it; and
+// cmd/pure-serve runs with GOGC 50 when durable, so the collector's
+// headroom is half the live heap. A fourth, a compaction streaming the new
+// file through a 512 KiB buffer rather than building its log record whole,
+// took put-64c's peak (VmHWM) from 23.9-30.5 MiB to 17.2-25.0 MiB in seven
+// alternating passes each (probe 958; pure-serve compacts several times a
+// second under it). A GOMEMLIMIT of 6 MiB had halved PUT throughput (probe
+// 930), so no limit is set. The --pprof listener is written without
+// net/http, whose package initialisation touched 2.5 MB more of the binary
+// in every run.
 //
 // Group commit with one P: fdatasync enters the scheduler's syscall state,
 // and the P leaves a blocked fdatasync only when the runtime's monitor

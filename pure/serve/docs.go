@@ -130,7 +130,8 @@ func condition(r *request) (expect uint64, star bool, err error) {
 	return store.Any, false, nil
 }
 
-// commit puts c.key in its own transaction and commits it.
+// commit puts c.key in its own transaction and commits it. body must
+// not change until commit returns.
 func (c *conn) commit(expect uint64, star bool, body []byte) (uint64, error) {
 	tx, err := c.s.st.Begin()
 	if err != nil {
@@ -144,7 +145,9 @@ func (c *conn) commit(expect uint64, star bool, body []byte) (uint64, error) {
 		}
 		expect = cur
 	}
-	if err := tx.Put(c.key, body, expect); err != nil {
+	// The body stays in the connection's read buffer until the answer, so
+	// the transaction borrows it rather than copying it.
+	if err := tx.PutBorrowed(c.key, body, expect); err != nil {
 		tx.Rollback()
 		return 0, err
 	}

@@ -89,8 +89,8 @@ func TestReleaseCold_BoundsMappedRSS(t *testing.T) {
 		t.Errorf("Stats().ReleasedPages is 0 after the file grew to %d bytes: nothing was given back", st.Size)
 	}
 	if rss > bound {
-		t.Errorf("the mapping holds %d KiB resident after %d MiB written; want at most %d KiB (live %d KiB + 3 x the %d MiB window + 1 MiB)",
-			rss>>10, st.Size>>20, bound>>10, live>>10, coldWindow>>20)
+		t.Errorf("the mapping holds %d KiB resident after %d MiB written; want at most %d KiB (live %d KiB + 3 x the %d KiB window + 1 MiB)",
+			rss>>10, st.Size>>20, bound>>10, live>>10, coldWindow>>10)
 	}
 	for k, v := range last {
 		if got, _, ok := get(t, s, k); !ok || got != v {
@@ -143,10 +143,10 @@ func TestReleaseCold_ReadBackLater(t *testing.T) {
 	st := s.Stats()
 	rss, _ := mappedRSS(t, path)
 	live := uint64(keys * size)
-	bound := live + 3*coldWindow + sweepEvery + 1<<20
+	bound := live + 3*coldWindow + sweepGap(st.Size) + 1<<20
 	t.Logf("file %d MiB, mapping RSS %d KiB, released %d MiB, bound %d KiB", st.Size>>20, rss>>10, st.ReleasedPages>>20, bound>>10)
 	if rss > bound {
-		t.Errorf("the mapping holds %d KiB resident after %d MiB written; want at most %d KiB (live %d KiB + 3 x the %d MiB window + a sweep's %d MiB + 1 MiB)",
-			rss>>10, st.Size>>20, bound>>10, live>>10, coldWindow>>20, sweepEvery>>20)
+		t.Errorf("the mapping holds %d KiB resident after %d MiB written; want at most %d KiB (live %d KiB + 3 x the %d KiB window + a sweep's %d KiB + 1 MiB)",
+			rss>>10, st.Size>>20, bound>>10, live>>10, coldWindow>>10, sweepGap(st.Size)>>10)
 	}
 }

@@ -79,7 +79,7 @@ func (s *Store) writeGroup() written {
 				k := tx.key(w.k0, w.k1)
 				var val []byte
 				if !w.del {
-					val = tx.buf[w.v0:w.v1:w.v1]
+					val = tx.value(&w)
 				}
 				if s.countAll {
 					switch had := lv.rev(k) != 0; {

@@ -164,7 +164,7 @@ func (s *Store) compactOnline() error {
 	// 2. Copy the pinned version's tree, then the nodes of newer versions,
 	//    round by round, until a round copies little or none is newer.
 	//    Readers and writers go on meanwhile.
-	c := copier{d: v.m.data, f: f, buf: append(make([]byte, 0, 1<<20), newFileImage(s.newVersion())...), version: s.newVersion(),
+	c := copier{d: v.m.data, f: f, buf: newCopyBuf(s.newVersion()), version: s.newVersion(),
 		regionFrom: dataStartV2, moved: make(map[uint64]uint64), stop: &s.cstop}
 	s.compactHook("start")
 	if r := treeRoot(v.h.root, v.ov); r != 0 {
@@ -290,13 +290,26 @@ func (c *copier) finish(tip head, ov *overlay) (head, uint64) {
 		root = c.node(r)
 	}
 	if ov != nil && ov.n > 0 && c.err == nil {
+		// The record's length goes in its header, which may be flushed
+		// before its last entries are appended: count it first.
+		n := uint64(logHdrSize)
+		ov.all(func(e uint64) { n += logEntLen(c.d, e) })
+		if n > maxLogRecord {
+			c.err = fmt.Errorf("the log records' newest entries take %d bytes, more than a record holds (%d)", n, maxLogRecord)
+			return head{}, 0
+		}
 		at := c.off()
 		start := len(c.buf)
 		c.buf = startLogRecord(c.buf, root)
+		le.PutUint32(c.buf[start+4:], uint32(n)) // what endLogRecord would set
 		ov.all(func(e uint64) {
 			c.buf = append(c.buf, c.d[e:e+logEntLen(c.d, e)]...)
+			c.maybeFlush()
 		})
-		endLogRecord(c.buf, start)
+		if c.off() != at+n {
+			c.err = fmt.Errorf("the overlay's log record took %d bytes, %d counted (a bug in the store: please report it)", c.off()-at, n)
+			return head{}, 0
+		}
 		root = at
 	}
 	count := tip.count
@@ -357,7 +370,7 @@ func (s *Store) compactLocked() error {
 	if s.opts.WrapFile != nil {
 		wf = s.opts.WrapFile(f)
 	}
-	c := copier{d: s.m.data, f: wf, buf: append(make([]byte, 0, 1<<20), newFileImage(s.newVersion())...), version: s.newVersion(), regionFrom: dataStartV2}
+	c := copier{d: s.m.data, f: wf, buf: newCopyBuf(s.newVersion()), version: s.newVersion(), regionFrom: dataStartV2}
 	h, end := c.finish(s.tip, s.ov)
 	if c.err != nil {
 		return fmt.Errorf("store: compact: %w", c.err)

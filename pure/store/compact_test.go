@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -315,6 +316,40 @@ func TestRAMAutoCompact_ExplicitTriggerKept(t *testing.T) {
 	for _, c := range []struct{ compacted, want int64 }{{1 << 20, ramAutoCompactMin}, {20 << 20, 40 << 20}, {100 << 20, ramAutoCompact}} {
 		if got := d.compactTrigger(c.compacted); got != c.want {
 			t.Errorf("default RAM trigger after compacting to %d: %d, want %d", c.compacted, got, c.want)
+		}
+	}
+}
+
+// TestCompact_BufferStaysSmall: compacting a file whose 64 documents of
+// 34 KB are all in log records (the new file's overlay record alone is
+// 2.2 MB) allocates about one buffer of copyBuf, not buffers grown to the
+// record's size: the copier flushes at half its buffer and streams that
+// record, its length counted first. Before, it allocated 1 MiB and grew
+// it past the record (5,808 KiB here). What the compacted file reads is
+// checked too.
+func TestCompact_BufferStaysSmall(t *testing.T) {
+	s := mustOpen(t, tempPath(t), &Options{AutoCompact: -1, FoldEntries: 1 << 20})
+	defer s.Close()
+	want := map[string]string{}
+	for round := range 3 {
+		for i := range 64 {
+			k, v := key(i), filler(round*64+i, 34<<10)
+			put(t, s, k, v)
+			want[k] = v
+		}
+	}
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	if err := s.Compact(); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&m1)
+	if got, limit := m1.TotalAlloc-m0.TotalAlloc, uint64(copyBuf+512<<10); got > limit {
+		t.Errorf("the compaction allocated %d KiB; want at most %d KiB (its buffer of %d KiB and some)", got>>10, limit>>10, copyBuf>>10)
+	}
+	for k, v := range want {
+		if got, _, ok := get(t, s, k); !ok || got != v {
+			t.Fatalf("after the compaction %s reads %d bytes (found %v), want its last %d", k, len(got), ok, len(v))
 		}
 	}
 }

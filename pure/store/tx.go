@@ -49,6 +49,7 @@ type Tx struct {
 	// Put does not allocate.
 	buf0    [64]byte
 	writes0 [1]txWrite
+	checks0 [1]txCheck
 	// mem holds the lists of a transaction that outgrew that room, taken
 	// from txMemPool and given back when it ends.
 	mem *txMem
@@ -62,6 +63,18 @@ type Tx struct {
 type txWrite struct {
 	k0, k1, v0, v1 int
 	del            bool
+	// val is the value PutBorrowed lent, used instead of buf[v0:v1]
+	// when not nil.
+	val []byte
+}
+
+// value returns w's value: the one lent to PutBorrowed, or the copy in
+// the transaction's buffer.
+func (tx *Tx) value(w *txWrite) []byte {
+	if w.val != nil {
+		return w.val
+	}
+	return tx.buf[w.v0:w.v1:w.v1]
 }
 
 type txCheck struct {
@@ -83,7 +96,7 @@ func (s *Store) Begin() (*Tx, error) {
 	tx.sn = &tx.snap
 	tx.snap.owned = true
 	tx.snap.pin(v)
-	tx.buf, tx.writes = tx.buf0[:0], tx.writes0[:0]
+	tx.buf, tx.writes, tx.checks = tx.buf0[:0], tx.writes0[:0], tx.checks0[:0]
 	return tx, nil
 }
 
@@ -155,6 +168,7 @@ func (tx *Tx) putMem() {
 	if cap(tx.buf) > maxPooledTx {
 		return
 	}
+	clear(tx.writes) // borrowed values: the pool must not keep them alive
 	m.buf, m.writes, m.checks = tx.buf[:0], tx.writes[:0], tx.checks[:0]
 	txMemPool.Put(m)
 }
@@ -182,7 +196,7 @@ func (tx *Tx) Get(key []byte) (val []byte, rev uint64, ok bool) {
 		if w.del {
 			return nil, 0, false
 		}
-		return tx.buf[w.v0:w.v1:w.v1], 0, true
+		return tx.value(&w), 0, true
 	}
 	val, rev, ok = tx.sn.Get(key)
 	tx.addCheck(key, rev)
@@ -198,16 +212,31 @@ func (tx *Tx) Put(key, val []byte, expect uint64) error {
 	if len(val) > MaxValueSize {
 		return ErrValueTooLarge
 	}
-	return tx.write(key, val, expect, false)
+	return tx.write(key, val, expect, false, false)
+}
+
+// PutBorrowed is Put without the copy of val: the transaction keeps val
+// itself until it ends, so the caller must not change val's bytes before
+// Commit or Rollback returns (the key is copied as by Put). A server
+// whose request body stays in its read buffer until the answer can save
+// the copy this way: under durable PUTs every connection's body was held
+// twice until its group was synced (experiment 111).
+func (tx *Tx) PutBorrowed(key, val []byte, expect uint64) error {
+	if len(val) > MaxValueSize {
+		return ErrValueTooLarge
+	}
+	return tx.write(key, val, expect, false, true)
 }
 
 // Delete removes key; expect is as for Put. Deleting an absent key with Any
 // is allowed and changes nothing but the revision counter.
 func (tx *Tx) Delete(key []byte, expect uint64) error {
-	return tx.write(key, nil, expect, true)
+	return tx.write(key, nil, expect, true, false)
 }
 
-func (tx *Tx) write(key, val []byte, expect uint64, del bool) error {
+// write records a put (del false) or a delete of key; a put's val is
+// copied, or kept as it is with borrow (PutBorrowed).
+func (tx *Tx) write(key, val []byte, expect uint64, del, borrow bool) error {
 	switch {
 	case tx.done:
 		return ErrTxDone
@@ -232,7 +261,7 @@ func (tx *Tx) write(key, val []byte, expect uint64, del bool) error {
 		// After every key written so far (writes in key order, as the
 		// app runtime stages them): append, no search.
 		w.k0, w.k1 = tx.store(key)
-		w.v0, w.v1 = tx.store(val)
+		tx.setValue(&w, val, borrow)
 		tx.writes = append(tx.writes, w)
 		return nil
 	}
@@ -243,13 +272,23 @@ func (tx *Tx) write(key, val []byte, expect uint64, del bool) error {
 	} else {
 		w.k0, w.k1 = tx.store(key)
 	}
-	w.v0, w.v1 = tx.store(val)
+	tx.setValue(&w, val, borrow)
 	if found {
 		tx.writes[i] = w
 	} else {
 		tx.writes = slices.Insert(tx.writes, i, w)
 	}
 	return nil
+}
+
+// setValue sets w's value to val: kept as it is with borrow (an empty
+// one needs no room either way), else copied into the buffer.
+func (tx *Tx) setValue(w *txWrite, val []byte, borrow bool) {
+	if borrow && len(val) > 0 {
+		w.val = val[:len(val):len(val)]
+		return
+	}
+	w.v0, w.v1 = tx.store(val)
 }
 
 // Commit validates the transaction against the latest version and, if no
@@ -307,7 +346,7 @@ func (tx *Tx) apply(t *wtree, rev uint64) {
 		if w.del {
 			t.del(k)
 		} else {
-			t.put(k, tx.buf[w.v0:w.v1:w.v1], rev)
+			t.put(k, tx.value(&w), rev)
 		}
 	}
 }
