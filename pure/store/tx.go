@@ -50,6 +50,10 @@ type Tx struct {
 	buf0    [64]byte
 	writes0 [1]txWrite
 	checks0 [1]txCheck
+	// lent holds the values PutBorrowed kept (a write's v0 < 0 names
+	// one), with room for one.
+	lent  [][]byte
+	lent0 [1][]byte
 	// mem holds the lists of a transaction that outgrew that room, taken
 	// from txMemPool and given back when it ends.
 	mem *txMem
@@ -60,19 +64,21 @@ type Tx struct {
 	err  error
 }
 
+// txWrite is one key's write: its key at buf[k0:k1], its value at
+// buf[v0:v1], or, when v0 < 0, lent[-1-v0] (PutBorrowed). The lent
+// values are in a list of their own rather than a slice here so that a
+// write stays 40 bytes: with a slice (64 bytes) store-tx100-commit's
+// inserts and sorts counted 7 % more instructions.
 type txWrite struct {
 	k0, k1, v0, v1 int
 	del            bool
-	// val is the value PutBorrowed lent, used instead of buf[v0:v1]
-	// when not nil.
-	val []byte
 }
 
 // value returns w's value: the one lent to PutBorrowed, or the copy in
 // the transaction's buffer.
 func (tx *Tx) value(w *txWrite) []byte {
-	if w.val != nil {
-		return w.val
+	if w.v0 < 0 {
+		return tx.lent[-1-w.v0]
 	}
 	return tx.buf[w.v0:w.v1:w.v1]
 }
@@ -168,7 +174,6 @@ func (tx *Tx) putMem() {
 	if cap(tx.buf) > maxPooledTx {
 		return
 	}
-	clear(tx.writes) // borrowed values: the pool must not keep them alive
 	m.buf, m.writes, m.checks = tx.buf[:0], tx.writes[:0], tx.checks[:0]
 	txMemPool.Put(m)
 }
@@ -285,7 +290,11 @@ func (tx *Tx) write(key, val []byte, expect uint64, del, borrow bool) error {
 // one needs no room either way), else copied into the buffer.
 func (tx *Tx) setValue(w *txWrite, val []byte, borrow bool) {
 	if borrow && len(val) > 0 {
-		w.val = val[:len(val):len(val)]
+		if tx.lent == nil {
+			tx.lent = tx.lent0[:0]
+		}
+		tx.lent = append(tx.lent, val[:len(val):len(val)])
+		w.v0, w.v1 = -len(tx.lent), 0
 		return
 	}
 	w.v0, w.v1 = tx.store(val)
@@ -325,7 +334,8 @@ func (tx *Tx) end() {
 	if tx.mem != nil {
 		tx.putMem()
 	}
-	tx.buf, tx.writes, tx.checks = nil, nil, nil
+	clear(tx.lent) // the caller's values: nothing may keep them alive
+	tx.buf, tx.writes, tx.checks, tx.lent = nil, nil, nil, nil
 }
 
 // valid reports whether every revision the transaction relies on still
