@@ -161,13 +161,15 @@ func durableProcs(durable bool, env string, cur int) int {
 
 // durableGCPercent is the GOGC pure-serve runs with: 50 with a durable
 // store (--data), unless the GOGC environment variable says otherwise;
-// ok is false when the runtime's own setting stays. A write's body, its
-// transaction's copy and its group's record are live until the group is
-// synced, so under durable writes the collector's goal, twice the live
-// heap with Go's default of 100, was the largest part of the peak RSS
-// above the idle server's: 18,000 PUTs from 64 writers peaked 1.2 MB
-// lower with GOGC 50 (probe 958). GETs allocate nothing, so the lower goal
-// costs them nothing; RAM mode keeps Go's default.
+// ok is false when the runtime's own setting stays. A write's body and its
+// group's record are live until the group is synced, so under durable
+// writes the collector's goal, twice the live heap with Go's default of
+// 100, was the largest part of the peak RSS above the idle server's:
+// 18,000 PUTs from 64 writers peaked 1.2 MB lower with GOGC 50 (probe
+// 958), at the same PUTs per server CPU-second (experiment 111). GETs
+// allocate almost nothing (two collections in 5 s of get-64c), and their
+// CPU per answer on a durable store was the same (probe 959). RAM mode
+// keeps Go's default.
 func durableGCPercent(durable bool, env string) (percent int, ok bool) {
 	if !durable || env != "" {
 		return 0, false
