@@ -28,6 +28,10 @@ type logView struct {
 	ov   *overlay
 	pend map[uint64]int // hash of a key -> index in news of the last write with that hash (chained by next)
 	news []pending      // one per key, the newest write
+	// sorted and refs are gather's: news sorted into sorted's memory,
+	// which then becomes news (and news's memory sorted's).
+	sorted []pending
+	refs   []newsRef
 	// The new overlay's runs (ovrun.go): gathered in rb, laid into arena.
 	rb    runBuilder
 	arena runArena
@@ -49,9 +53,11 @@ func (lv *logView) reset(d []byte, root uint64, ov *overlay, end uint64) {
 	if lv.pend == nil {
 		lv.pend = make(map[uint64]int)
 	}
+	clear(lv.sorted) // the other buffer: drop its keys (transactions' buffers)
+	lv.sorted = lv.sorted[:0]
 	if len(lv.news) > keepEntries {
 		lv.pend = make(map[uint64]int)
-		lv.news = nil
+		lv.news, lv.sorted, lv.refs = nil, nil, nil
 		return
 	}
 	if len(lv.news) > pendScan {
@@ -134,7 +140,8 @@ func (lv *logView) index(i int) {
 // the runs the group writes into are copied). It returns how many keys
 // the new overlay holds, so the leader can decide to fold instead.
 func (lv *logView) gather() int {
-	sortNews(lv.news)
+	sorted, refs := sortNews(lv.news, lv.sorted, lv.refs)
+	lv.news, lv.sorted, lv.refs = sorted, lv.news, refs
 	b := &lv.rb
 	b.reset()
 	b.mergeRuns(lv.d, lv.ov, lv.news)

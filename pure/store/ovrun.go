@@ -348,15 +348,34 @@ func (b *runBuilder) addNews(d []byte, ents, heads []uint64, news []pending) {
 	b.te, b.th = te, th
 }
 
+// newsRef is a pending write's place in a sort: its key's head and its
+// index in news.
+type newsRef struct {
+	head uint64
+	i    int
+}
+
 // sortNews sorts a group's pending writes as overlay entries are: by head,
-// then by key.
-func sortNews(news []pending) {
-	slices.SortFunc(news, func(a, b pending) int {
+// then by key. It sorts refs (16 bytes each) and then moves each pending
+// write once, into to, rather than swapping the 72-byte writes during the
+// sort (a third of gather's time at 64 writers, experiment 112). It
+// returns the sorted writes (in to's memory) and refs, for reuse.
+func sortNews(news, to []pending, refs []newsRef) ([]pending, []newsRef) {
+	refs = refs[:0]
+	for i := range news {
+		refs = append(refs, newsRef{news[i].head, i})
+	}
+	slices.SortFunc(refs, func(a, b newsRef) int {
 		if a.head != b.head {
 			return cmp.Compare(a.head, b.head)
 		}
-		return bytes.Compare(a.key, b.key)
+		return bytes.Compare(news[a.i].key, news[b.i].key)
 	})
+	to = to[:0]
+	for _, r := range refs {
+		to = append(to, news[r.i])
+	}
+	return to, refs
 }
 
 // checkRuns verifies ov's runs and index in d: each run non-empty, at
