@@ -31,8 +31,9 @@ type logView struct {
 	// empty; its length a power of two at least twice len(news).
 	pend []int32
 	news []pending // one per key, the newest write
-	// sorted and refs are gather's: news sorted into sorted's memory,
-	// which then becomes news (and news's memory sorted's).
+	// sorted and refs are gather's for a group of more than pendScan
+	// keys: news sorted into sorted's memory, which then becomes news
+	// (and news's memory sorted's).
 	sorted []pending
 	refs   []newsRef
 	// The new overlay's runs (ovrun.go): gathered in rb, laid into arena.
@@ -55,8 +56,10 @@ var pendSeed = maphash.MakeSeed()
 // drops what the last group left, with nil).
 func (lv *logView) reset(d []byte, root uint64, ov *overlay, end uint64) {
 	lv.d, lv.root, lv.ov, lv.end = d, root, ov, end
-	clear(lv.sorted) // the other buffer: drop its keys (transactions' buffers)
-	lv.sorted = lv.sorted[:0]
+	if len(lv.sorted) > 0 { // the other buffer: drop its keys (transactions' buffers)
+		clear(lv.sorted)
+		lv.sorted = lv.sorted[:0]
+	}
 	if len(lv.news) > keepEntries {
 		lv.pend, lv.news, lv.sorted, lv.refs = nil, nil, nil, nil
 		return
@@ -162,8 +165,12 @@ func (lv *logView) index(i int) {
 // the runs the group writes into are copied). It returns how many keys
 // the new overlay holds, so the leader can decide to fold instead.
 func (lv *logView) gather() int {
-	sorted, refs := sortNews(lv.news, lv.sorted, lv.refs)
-	lv.news, lv.sorted, lv.refs = sorted, lv.news, refs
+	if len(lv.news) > pendScan {
+		sorted, refs := sortNewsByRef(lv.news, lv.sorted, lv.refs)
+		lv.news, lv.sorted, lv.refs = sorted, lv.news, refs
+	} else {
+		sortNews(lv.news)
+	}
 	b := &lv.rb
 	b.reset()
 	b.mergeRuns(lv.d, lv.ov, lv.news)

@@ -348,6 +348,17 @@ func (b *runBuilder) addNews(d []byte, ents, heads []uint64, news []pending) {
 	b.te, b.th = te, th
 }
 
+// sortNews sorts a group's pending writes as overlay entries are: by head,
+// then by key, in place (a small group's).
+func sortNews(news []pending) {
+	slices.SortFunc(news, func(a, b pending) int {
+		if a.head != b.head {
+			return cmp.Compare(a.head, b.head)
+		}
+		return bytes.Compare(a.key, b.key)
+	})
+}
+
 // newsRef is a pending write's place in a sort: its key's head and its
 // index in news.
 type newsRef struct {
@@ -355,12 +366,12 @@ type newsRef struct {
 	i    int
 }
 
-// sortNews sorts a group's pending writes as overlay entries are: by head,
-// then by key. It sorts refs (16 bytes each) and then moves each pending
-// write once, into to, rather than swapping the 72-byte writes during the
-// sort (a third of gather's time at 64 writers, experiment 112). It
+// sortNewsByRef sorts news as sortNews does, for a larger group: it sorts
+// refs (16 bytes each) and then moves each pending write once, into to,
+// rather than swapping the 72-byte writes during the sort (at 64 writers,
+// in arrival order, 0.9 against 1.4 us for 30 writes; experiment 112). It
 // returns the sorted writes (in to's memory) and refs, for reuse.
-func sortNews(news, to []pending, refs []newsRef) ([]pending, []newsRef) {
+func sortNewsByRef(news, to []pending, refs []newsRef) ([]pending, []newsRef) {
 	refs = refs[:0]
 	for i := range news {
 		refs = append(refs, newsRef{news[i].head, i})
