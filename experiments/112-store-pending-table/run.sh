@@ -9,7 +9,7 @@
 #   TAG=1 BUILDS="main=88057b6 tab=b459da2 f2k=1f4cbcf f4k=f22d975" ROUNDS=5 DURATION=3s;
 #   TAG=2 BUILDS="main=88057b6 tab=b459da2" ROUNDS=6 DURATION=3s;
 #   TAG=3 BUILDS="main=88057b6 tab=b459da2 bg=cd1a8ed" ROUNDS=5 DURATION=3s;
-#   TAG=4 BUILDS="main=88057b6 small=7af6e02" ROUNDS=5 DURATION=3s
+#   TAG=4 and TAG=5 BUILDS="main=88057b6 small=7af6e02" ROUNDS=5 DURATION=3s (4 disturbed)
 #   (DESC="..." names the builds in the note; see the meta line of runs-*.jsonl)
 # run.sh note: only regenerate note.md.
 set -euo pipefail
