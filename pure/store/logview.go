@@ -16,7 +16,7 @@ type pending struct {
 	off  uint64 // file offset the entry will have
 	rev  uint64
 	del  bool
-	next int // once the map is in use: the previous pending write whose key has the same hash, or -1
+	hash uint64 // once the table is in use: maphash of key
 }
 
 // logView answers revisions for the commit leader in log mode: the
@@ -26,8 +26,16 @@ type logView struct {
 	root uint64 // the tip's root
 	end  uint64 // where the group's records start: entries below are in d
 	ov   *overlay
-	pend map[uint64]int // hash of a key -> index in news of the last write with that hash (chained by next)
-	news []pending      // one per key, the newest write
+	// pend is an open-addressing table of news, used once the group
+	// holds more than pendScan keys: slot = 1 + an index in news, 0
+	// empty; its length a power of two at least twice len(news).
+	pend []int32
+	news []pending // one per key, the newest write
+	// sorted and refs are gather's for a group of more than pendScan
+	// keys: news sorted into sorted's memory, which then becomes news
+	// (and news's memory sorted's).
+	sorted []pending
+	refs   []newsRef
 	// The new overlay's runs (ovrun.go): gathered in rb, laid into arena.
 	rb    runBuilder
 	arena runArena
@@ -36,22 +44,24 @@ type logView struct {
 	filter []uint64
 }
 
-// pendSeed seeds the hashes of logView.pend. A map keyed by the hash,
-// not by the key as a string, so that a large group's keys are not each
-// copied into a new string (a TPC-C New-Order writes about 23 keys, a
-// Delivery about 120).
+// pendSeed seeds the hashes of logView.pend. A table of its own, not a
+// map keyed by the key as a string, so that a large group's keys are not
+// each copied into a new string (a TPC-C New-Order writes about 23 keys,
+// a Delivery about 120); and not a Go map keyed by the hash, whose
+// assignments and lookups were a tenth of the leader's instructions at
+// 64 writers (experiment 112).
 var pendSeed = maphash.MakeSeed()
 
 // reset starts the view of a group over the tip with root and ov (or
 // drops what the last group left, with nil).
 func (lv *logView) reset(d []byte, root uint64, ov *overlay, end uint64) {
 	lv.d, lv.root, lv.ov, lv.end = d, root, ov, end
-	if lv.pend == nil {
-		lv.pend = make(map[uint64]int)
+	if len(lv.sorted) > 0 { // the other buffer: drop its keys (transactions' buffers)
+		clear(lv.sorted)
+		lv.sorted = lv.sorted[:0]
 	}
 	if len(lv.news) > keepEntries {
-		lv.pend = make(map[uint64]int)
-		lv.news = nil
+		lv.pend, lv.news, lv.sorted, lv.refs = nil, nil, nil, nil
 		return
 	}
 	if len(lv.news) > pendScan {
@@ -62,7 +72,7 @@ func (lv *logView) reset(d []byte, root uint64, ov *overlay, end uint64) {
 }
 
 // find returns the index in news of key's pending write: a scan while the
-// group is small, the map once it is not (so small groups allocate
+// group is small, the table once it is not (so small groups allocate
 // nothing for it).
 func (lv *logView) find(key []byte) (int, bool) {
 	if len(lv.news) <= pendScan {
@@ -73,13 +83,13 @@ func (lv *logView) find(key []byte) (int, bool) {
 		}
 		return 0, false
 	}
-	i, ok := lv.pend[maphash.Bytes(pendSeed, key)]
-	for ok {
-		if bytes.Equal(lv.news[i].key, key) {
+	h := maphash.Bytes(pendSeed, key)
+	mask := uint64(len(lv.pend) - 1)
+	for j := h & mask; lv.pend[j] != 0; j = (j + 1) & mask {
+		i := int(lv.pend[j] - 1)
+		if p := &lv.news[i]; p.hash == h && bytes.Equal(p.key, key) {
 			return i, true
 		}
-		i = lv.news[i].next
-		ok = i >= 0
 	}
 	return 0, false
 }
@@ -104,29 +114,50 @@ func (lv *logView) rev(key []byte) uint64 {
 func (lv *logView) note(p pending) {
 	p.head = keyHead(p.key)
 	if i, ok := lv.find(p.key); ok {
-		p.next = lv.news[i].next // keep the hash chain
+		p.hash = lv.news[i].hash
 		lv.news[i] = p
 		return
 	}
 	lv.news = append(lv.news, p)
 	switch n := len(lv.news); {
-	case n == pendScan+1: // the map takes over from the scan
-		for i := range lv.news {
-			lv.index(i)
-		}
+	case n == pendScan+1: // the table takes over from the scan
+		lv.rehash()
 	case n > pendScan+1:
-		lv.index(n - 1)
+		if 2*n > len(lv.pend) {
+			lv.rehash()
+		} else {
+			lv.news[n-1].hash = maphash.Bytes(pendSeed, p.key)
+			lv.index(n - 1)
+		}
 	}
 }
 
-// index adds news[i] to the map.
-func (lv *logView) index(i int) {
-	h := maphash.Bytes(pendSeed, lv.news[i].key)
-	lv.news[i].next = -1
-	if j, ok := lv.pend[h]; ok {
-		lv.news[i].next = j
+// rehash sizes the table for news (at least 4 slots per write, so it
+// grows once every time news doubles), hashes every key and indexes it.
+func (lv *logView) rehash() {
+	size := 64
+	for size < 4*len(lv.news) {
+		size *= 2
 	}
-	lv.pend[h] = i
+	if len(lv.pend) < size {
+		lv.pend = make([]int32, size)
+	} else {
+		clear(lv.pend)
+	}
+	for i := range lv.news {
+		lv.news[i].hash = maphash.Bytes(pendSeed, lv.news[i].key)
+		lv.index(i)
+	}
+}
+
+// index adds news[i] (its hash set) to the table, which has room.
+func (lv *logView) index(i int) {
+	mask := uint64(len(lv.pend) - 1)
+	j := lv.news[i].hash & mask
+	for lv.pend[j] != 0 {
+		j = (j + 1) & mask
+	}
+	lv.pend[j] = int32(i + 1)
 }
 
 // gather sorts the group's writes and gathers the runs of the new
@@ -134,7 +165,12 @@ func (lv *logView) index(i int) {
 // the runs the group writes into are copied). It returns how many keys
 // the new overlay holds, so the leader can decide to fold instead.
 func (lv *logView) gather() int {
-	sortNews(lv.news)
+	if len(lv.news) > pendScan {
+		sorted, refs := sortNewsByRef(lv.news, lv.sorted, lv.refs)
+		lv.news, lv.sorted, lv.refs = sorted, lv.news, refs
+	} else {
+		sortNews(lv.news)
+	}
 	b := &lv.rb
 	b.reset()
 	b.mergeRuns(lv.d, lv.ov, lv.news)

@@ -349,7 +349,7 @@ func (b *runBuilder) addNews(d []byte, ents, heads []uint64, news []pending) {
 }
 
 // sortNews sorts a group's pending writes as overlay entries are: by head,
-// then by key.
+// then by key, in place (a small group's).
 func sortNews(news []pending) {
 	slices.SortFunc(news, func(a, b pending) int {
 		if a.head != b.head {
@@ -357,6 +357,36 @@ func sortNews(news []pending) {
 		}
 		return bytes.Compare(a.key, b.key)
 	})
+}
+
+// newsRef is a pending write's place in a sort: its key's head and its
+// index in news.
+type newsRef struct {
+	head uint64
+	i    int
+}
+
+// sortNewsByRef sorts news as sortNews does, for a larger group: it sorts
+// refs (16 bytes each) and then moves each pending write once, into to,
+// rather than swapping the 72-byte writes during the sort (at 64 writers,
+// in arrival order, 0.9 against 1.4 us for 30 writes; experiment 112). It
+// returns the sorted writes (in to's memory) and refs, for reuse.
+func sortNewsByRef(news, to []pending, refs []newsRef) ([]pending, []newsRef) {
+	refs = refs[:0]
+	for i := range news {
+		refs = append(refs, newsRef{news[i].head, i})
+	}
+	slices.SortFunc(refs, func(a, b newsRef) int {
+		if a.head != b.head {
+			return cmp.Compare(a.head, b.head)
+		}
+		return bytes.Compare(news[a.i].key, news[b.i].key)
+	})
+	to = to[:0]
+	for _, r := range refs {
+		to = append(to, news[r.i])
+	}
+	return to, refs
 }
 
 // checkRuns verifies ov's runs and index in d: each run non-empty, at
