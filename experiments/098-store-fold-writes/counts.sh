@@ -2,7 +2,8 @@
 # Experiment 098: callgrind counts of the store workloads for each build
 # (BUILDS="name=rev ...", default main and the kept fold change), R fresh
 # processes each, into counts-$TAG.jsonl with a "build" field (name-rev);
-# then the note is regenerated. Instruction counts need no measurement lock.
+# then the note is regenerated (scripts/store-counts does the counting).
+# Instruction counts need no measurement lock.
 #
 # Usage: experiments/098-store-fold-writes/counts.sh
 #   TAG=1 BUILDS="main=f73a8ac fold=d757897" R=3;
@@ -11,18 +12,5 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 tagn=${TAG:-1} builds=${BUILDS:-main=f73a8ac fold=69edfa9} r=${R:-3}
-wls="store-put store-get store-range-100 store-tx100-commit tpcc-mix-small"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$root"
-: >"$tmp/all.jsonl"
-for b in $builds; do
-  n=${b%%=*} rev=$(git rev-parse --short "${b#*=}")
-  mkdir "$tmp/src-$n"
-  git archive "$rev" | tar -x -C "$tmp/src-$n"
-  (cd "$tmp/src-$n" && go build -o "$tmp/count-$n" ./cmd/pure-count)
-  (cd "$tmp/src-$n" && "$tmp/count-$n" run --backend callgrind -r "$r" -json $wls) |
-    sed "s/^{/{\"build\":\"$n-$rev\",/" >>"$tmp/all.jsonl"
-done
-cp "$tmp/all.jsonl" "$here/counts-$tagn.jsonl"
+"$root/scripts/store-counts" "$here/counts-$tagn.jsonl" "$builds" "$r"
 exec "$here/run.sh" note
