@@ -306,7 +306,7 @@ func (c *copier) finish(tip head, ov *overlay) (head, uint64) {
 			c.buf = append(c.buf, c.d[e:e+logEntLen(c.d, e)]...)
 			c.maybeFlush()
 		})
-		if c.off() != at+n {
+		if c.err == nil && c.off() != at+n { // (after a failed flush off stops moving: keep that error)
 			c.err = fmt.Errorf("the overlay's log record took %d bytes, %d counted (a bug in the store: please report it)", c.off()-at, n)
 			return head{}, 0
 		}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -351,5 +352,43 @@ func TestCompact_BufferStaysSmall(t *testing.T) {
 		if got, _, ok := get(t, s, k); !ok || got != v {
 			t.Fatalf("after the compaction %s reads %d bytes (found %v), want its last %d", k, len(got), ok, len(v))
 		}
+	}
+}
+
+// TestCompact_WriteFailureNamed: a write of the new file that fails at any
+// point, in the tree's copy or in the streamed log record of the overlay,
+// fails the compaction with that write's error (not another one about the
+// record's length), and the store reads every document as before.
+func TestCompact_WriteFailureNamed(t *testing.T) {
+	for k := 1; k <= 24; k++ {
+		var arm bool
+		s := mustOpen(t, tempPath(t), &Options{AutoCompact: -1, FoldEntries: 1 << 20, WrapFile: func(f File) File {
+			ff := &faultFile{File: f}
+			if arm {
+				ff.arm(k) // the compaction's new file: fail its k-th write or sync
+			}
+			return ff
+		}})
+		want := map[string]string{}
+		for i := range 3 * 64 {
+			k, v := key(i%64), filler(i, 34<<10)
+			put(t, s, k, v)
+			want[k] = v
+		}
+		arm = true
+		err := s.Compact()
+		if err == nil {
+			s.Close()
+			continue // the compaction took fewer than k operations
+		}
+		if !errors.Is(err, errInjected) {
+			t.Fatalf("failing operation %d of the new file: Compact returned %v, want the injected error", k, err)
+		}
+		for key, v := range want {
+			if got, _, ok := get(t, s, key); !ok || got != v {
+				t.Fatalf("after failed compaction (operation %d) %s reads %d bytes (found %v), want %d", k, key, len(got), ok, len(v))
+			}
+		}
+		s.Close()
 	}
 }
