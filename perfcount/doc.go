@@ -40,7 +40,8 @@
 // thread and process it starts is counted; it returns the wall time and the
 // rusage with the counts.
 //
-// Every Result carries the Machine it was taken on. Bench reports counts
+// Every Result carries the Machine it was taken on; FSType names the file
+// system under a path, which durable benchmarks record. Bench reports counts
 // per operation from a testing.B in the Go benchmark format.
 //
 // The sub-package callgrind parses callgrind's output and converts it into

@@ -60,5 +60,4 @@
 //	note.go      the note's data: targets, medians, ratios, tables
 //	render.go    the note's text
 //	profiles.go  the note's CPU profile summary (profile=1)
-//	fstype_*.go  the data directory's file system
 package main

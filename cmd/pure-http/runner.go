@@ -18,6 +18,7 @@ import (
 
 	"workbench/experiments/lab/httpbench"
 	"workbench/experiments/lab/kvbench"
+	"workbench/perfcount"
 	"workbench/pure/baseline/nginx"
 	"workbench/pure/load"
 )
@@ -164,13 +165,13 @@ func series(ctx context.Context, o *options) (ran, failed int, err error) {
 				}
 				probed = key
 				fmt.Fprintf(o.Log, "round %d %s: fsync probe p50 %s p99 %s\n", st.Round, st.Work.Name, probe.P50, probe.P99)
-				if fs := fsType(o.DataRoot); fs == "tmpfs" {
+				if fs := perfcount.FSType(o.DataRoot); fs == "tmpfs" {
 					fmt.Fprintf(o.Log, "warning: data=%s is on tmpfs, where fdatasync costs nothing: durable writes measure no disk (pass data=DIR on a real disk)\n", o.DataRoot)
 				}
 			}
 			rec.FsyncP50us = float64(probe.P50) / 1e3
 			rec.FsyncP99us = float64(probe.P99) / 1e3
-			rec.FSType = fsType(o.DataRoot)
+			rec.FSType = perfcount.FSType(o.DataRoot)
 		}
 		fmt.Fprintf(o.Log, "[%d/%d] round %d, %s, %s (#%d): ", i+1, len(steps), st.Round, st.Work.Name, st.Server.ID, st.Order)
 		if err := runOne(ctx, o, st, &rec); err != nil {

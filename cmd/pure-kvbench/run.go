@@ -183,7 +183,7 @@ func bench(ctx context.Context, cfg config, stdout, stderr io.Writer) (err error
 	}
 	defer os.RemoveAll(work)
 
-	fst := fsType(work)
+	fst := perfcount.FSType(work)
 	if fst == "tmpfs" {
 		fmt.Fprintf(stderr, "warning: %s is on tmpfs, where fdatasync does nothing: durable-commit rates say nothing about a disk; use -dir on the disk under study\n", work)
 	}

@@ -1,4 +1,4 @@
-package main
+package perfcount
 
 import (
 	"fmt"
@@ -6,14 +6,19 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// fsType names the file system holding path, from statfs's magic number.
-func fsType(path string) string {
+// FSType names the file system that holds path, from statfs's magic
+// number: "ext4" (also ext2 and ext3), "xfs", "btrfs", "tmpfs",
+// "overlayfs", "f2fs", "nfs" or "fuse"; another file system as its magic
+// number in hex; "unknown" when statfs fails (or off Linux). A durable
+// write's cost belongs to its file system: on tmpfs a sync measures
+// nothing, so the durable benchmarks record it beside their results.
+func FSType(path string) string {
 	var st unix.Statfs_t
 	if err := unix.Statfs(path, &st); err != nil {
 		return "unknown"
 	}
 	switch st.Type {
-	case unix.EXT4_SUPER_MAGIC: // also ext2 and ext3
+	case unix.EXT4_SUPER_MAGIC:
 		return "ext4"
 	case unix.XFS_SUPER_MAGIC:
 		return "xfs"
