@@ -18,6 +18,7 @@ import (
 
 	"workbench/perfcount"
 	"workbench/perfcount/qemutrace"
+	"workbench/perfcount/quiet"
 )
 
 // run --arch ARCH counts a workload's instructions on another instruction
@@ -84,7 +85,7 @@ func measureEmulated(ctx context.Context, qemu, guest, arch, name string, ops in
 	cmd.Env = append(os.Environ(), qemutrace.GuestEnv...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	after, cleanup, err := quietParentDelay(cmd, emulatedQuietDelay)
+	after, cleanup, err := quiet.Parent(cmd, emulatedQuietDelay)
 	if err != nil {
 		return nil, err
 	}
