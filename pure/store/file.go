@@ -157,57 +157,6 @@ func (o *osFile) Close() error {
 	return err
 }
 
-// openAhead opens the file again for the background's zeros (prealloc.go):
-// a descriptor, and an open file description, of its own, so that a
-// writeback error its sync reports is still reported to the store's.
-func (o *osFile) openAhead() (File, error) {
-	f, err := os.OpenFile(o.f.Name(), os.O_WRONLY, 0)
-	if err == nil && !sameFile(o.f, f) {
-		f.Close()
-		err = fmt.Errorf("store: %s was replaced; zeros ahead stay off", o.f.Name())
-	}
-	if err != nil {
-		return nil, err
-	}
-	return aheadFile{f}, nil
-}
-
-// aheadFile is the background's descriptor. Its WriteAt waits until the
-// bytes written are on their way to the device and back (sync_file_range),
-// so they are not left dirty in the page cache, where the next commit's
-// fdatasync, which flushes every dirty page of the file, would write them
-// in its own time. Its Sync (fdatasync) then makes the new length durable.
-// Only WriteAt, Sync and Close are used.
-type aheadFile struct{ f *os.File }
-
-func (a aheadFile) WriteAt(p []byte, off int64) (int, error) {
-	n, err := a.f.WriteAt(p, off)
-	if err != nil || n == 0 {
-		return n, err
-	}
-	for {
-		err = unix.SyncFileRange(int(a.f.Fd()), off, int64(n),
-			unix.SYNC_FILE_RANGE_WAIT_BEFORE|unix.SYNC_FILE_RANGE_WRITE|unix.SYNC_FILE_RANGE_WAIT_AFTER)
-		if err != unix.EINTR {
-			return n, err
-		}
-	}
-}
-
-func (a aheadFile) Sync() error { return (&osFile{f: a.f}).Sync() }
-
-func (a aheadFile) Truncate(int64) error { return errors.New("store: zeros ahead do not truncate") }
-
-func (a aheadFile) Size() (int64, error) { return 0, errors.New("store: zeros ahead have no size") }
-
-func (a aheadFile) Map(int64) ([]byte, error) {
-	return nil, errors.New("store: zeros ahead are not mapped")
-}
-
-func (a aheadFile) Unmap([]byte) error { return nil }
-
-func (a aheadFile) Close() error { return a.f.Close() }
-
 // syncDir makes a directory entry change (create, rename) durable.
 func syncDir(path string) error {
 	d, err := os.Open(filepath.Dir(path))

@@ -108,18 +108,17 @@ type Store struct {
 	// count every key of their version, so the leader looks up each key it
 	// writes to keep the count (headCountsTree).
 	countAll bool
-	foldAt   int       // fold once the overlay would hold more keys than this
-	lv       logView   // the leader's, reused
-	end      uint64    // where the next record goes: the end of the last head
-	filled   uint64    // the file holds records or zeros up to here (prealloc.go)
-	groupAvg int64     // the bytes a group appends, on average, decaying by an eighth per group (prealloc.go)
-	za       zeroAhead // the background writer of zeros (prealloc.go)
-	cold     uint64    // where the next release of written pages starts (cold.go)
-	swept    uint64    // the end at the last release of the whole mapping below the window (cold.go)
-	buf      []byte    // commit buffer, reused
-	bufPeak  int       // the groups' commit buffer lengths, their peak decaying by an eighth per group
-	scratch  scratch   // the leader's other reusable memory
-	failed   error     // set when a write or sync failed: refuse writes
+	foldAt   int     // fold once the overlay would hold more keys than this
+	lv       logView // the leader's, reused
+	end      uint64  // where the next record goes: the end of the last head
+	filled   uint64  // the file holds records or zeros up to here (prealloc.go)
+	groupAvg int64   // the bytes a group appends, on average, decaying by an eighth per group (prealloc.go)
+	cold     uint64  // where the next release of written pages starts (cold.go)
+	swept    uint64  // the end at the last release of the whole mapping below the window (cold.go)
+	buf      []byte  // commit buffer, reused
+	bufPeak  int     // the groups' commit buffer lengths, their peak decaying by an eighth per group
+	scratch  scratch // the leader's other reusable memory
+	failed   error   // set when a write or sync failed: refuse writes
 	closed   bool
 
 	base      uint64     // where records begin: dataStartV2, or headerSize in version 1 files
@@ -141,8 +140,6 @@ type Store struct {
 	compactPause atomic.Int64 // the longest a compaction held wmu, in ns
 
 	publications atomic.Uint64 // heads written by commits
-	zerosInPath  atomic.Uint64 // chunks of zeros written in a commit's path (prealloc.go; tests)
-	zerosAhead   atomic.Uint64 // chunks of zeros written ahead, in the background (tests)
 	coldReleased atomic.Uint64 // bytes of the mapping whose pages the writer gave back (cold.go)
 	spare        *spareBuf     // RAM mode: a released image to reuse
 
@@ -364,7 +361,6 @@ func (s *Store) Close() error {
 		return ErrClosed
 	}
 	s.drainLocked()
-	s.stopZerosLocked()
 	var err error
 	if s.failed == nil && s.ckptEvery > 0 && s.tip.off != 0 && s.ckpt.end(s.base) < s.tip.off+headSize {
 		err = s.writeCheckpointLocked(s.tip)
