@@ -32,9 +32,9 @@ func child(t *testing.T, mode string) *exec.Cmd {
 	return cmd
 }
 
-// TestHandshake: the child waits for the go-ahead, and gets it only after
+// TestQuiet_Handshake: the child waits for the go-ahead, and gets it only after
 // the parent's delay.
-func TestHandshake(t *testing.T) {
+func TestQuiet_Handshake(t *testing.T) {
 	cmd := child(t, "handshake")
 	var out strings.Builder
 	cmd.Stdout = &out
@@ -61,9 +61,9 @@ func TestHandshake(t *testing.T) {
 	}
 }
 
-// TestChildLeaves: a child that ends without the handshake is an error
+// TestQuiet_ChildLeaves: a child that ends without the handshake is an error
 // that says so, not a hang.
-func TestChildLeaves(t *testing.T) {
+func TestQuiet_ChildLeaves(t *testing.T) {
 	cmd := child(t, "leave")
 	after, cleanup, err := Parent(cmd, time.Millisecond)
 	if err != nil {
