@@ -21,6 +21,7 @@
 //	logheads.go    overlay heads: searching an overlay by its keys' first 8 bytes
 //	ovrun.go       overlay runs: shared between versions, in the leader's arena
 //	logview.go     the leader's view of a group: pending writes, revisions, new overlay
+//	bgfold.go      folds applied by a goroutine of their own, integrated by a later group
 //	node.go        node and value records: reading in place, encoding
 //	tree.go        the writer's working tree: edits, split, merge, spill
 //	leaf.go        lazy leaves: edits listed over the clean leaf
@@ -159,6 +160,17 @@
 // lazy branch whose edited children
 // split is written as a patched copy, their new entries inserted, without
 // being decoded.
+//
+// On a file with version 4 heads the fold's application of the overlay
+// to the tree runs in a goroutine of its own (bgfold.go): the group that
+// finds the tip's overlay at the bound hands it over and commits go on
+// laying log records over the old tree; the first group that finds the
+// work done writes the new tree's nodes, then its log record over their
+// root, holding again the entries written since the handover and then its
+// own. The overlay may so grow past the bound; at one and a half times it
+// the leader waits for the background fold, and a group that would take it
+// past twice the bound folds inline. RAM mode and version 3 files fold
+// inline.
 //
 // # Checkpoints
 //
