@@ -41,7 +41,20 @@ type bgFold struct {
 	tree uint64        // the tree root the overlay was applied to
 	end  uint64        // the file's end when handed over: entries below are in sc.t
 	sc   *scratch      // its working tree and nodes, and the spill's lists
+	// Written by the goroutine before done is closed: the working tree
+	// spilled at fakeBase (relocated to the file's end by the leader that
+	// integrates it), the new root (at or above fakeBase when spilled,
+	// else an old node's offset, or 0) and its keys.
+	buf   []byte
+	root  uint64
+	count uint64
 }
+
+// fakeBase is where a background fold's spill buffer pretends to start:
+// every offset at or above it names a record of that buffer, every one
+// below it a record already in the file (the fold reads only nodes and
+// values below the end at its handover). Far above any file's size.
+const fakeBase = 1 << 62
 
 // bgFoldOK reports whether the store folds in the background.
 func (s *Store) bgFoldOK() bool {
@@ -57,7 +70,9 @@ func (s *Store) startBgFoldLocked() {
 	if s.bgScratch == nil {
 		s.bgScratch = new(scratch)
 	}
-	b := &bgFold{done: make(chan struct{}), m: m, tree: ov.tree, end: s.end, sc: s.bgScratch}
+	b := &bgFold{done: make(chan struct{}), m: m, tree: ov.tree, end: s.end, sc: s.bgScratch, buf: s.bgBuf[:0]}
+	s.bgBuf = nil
+	nodeSize := s.nodeSize
 	d, count := m.data, ov.treeCount
 	s.bg = b
 	s.bgFolds.Add(1)
@@ -76,6 +91,11 @@ func (s *Store) startBgFoldLocked() {
 				t.put(k, leafVal(d, e), leafRev(d, e))
 			}
 		})
+		// Spill it too, at fakeBase: the leader that integrates it only
+		// relocates the buffer to the file's end (relocateSpill).
+		sp := spiller{t: t, buf: b.buf, base: fakeBase, nodeSize: nodeSize, sc: b.sc}
+		b.root = sp.spillRoot()
+		b.buf, b.count = sp.buf, t.count
 	}()
 }
 
@@ -104,8 +124,9 @@ type integrated struct {
 	recStart int    // where the group's log records start in the buffer
 }
 
-// integrateBgFoldLocked waits for the background fold, spills its tree
-// into buf (to be written at s.end), starts a log record over its root
+// integrateBgFoldLocked waits for the background fold, takes its spilled
+// tree as the group's buffer (relocated to s.end, where it is written;
+// buf is kept for the next background fold), starts a log record over its root
 // and lays into it the entries of the tip's overlay newer than the fold,
 // noting each in lv. It returns the buffer, the start of its last log
 // record, and what it laid. The caller holds wmu, at the start of a
@@ -120,11 +141,17 @@ func (s *Store) integrateBgFoldLocked(buf []byte, lv *logView) ([]byte, int, int
 		// drops it first); fold inline instead.
 		return buf, 0, integrated{}
 	}
-	t := &b.sc.t
-	sp := spiller{t: t, buf: buf[:0], base: s.end, nodeSize: s.nodeSize, sc: b.sc}
-	root := sp.spillRoot()
-	buf = sp.buf
-	in := integrated{ok: true, root: root, count: t.count, recStart: len(buf)}
+	// The tree was spilled by the goroutine at fakeBase: move it to the
+	// end of the file, where this group's buffer goes; the leader's own
+	// buffer is kept for the next background fold.
+	s.bgBuf, buf = buf[:0], b.buf
+	b.buf = nil
+	relocateSpill(buf, s.end)
+	root := b.root
+	if root >= fakeBase {
+		root = root - fakeBase + s.end
+	}
+	in := integrated{ok: true, root: root, count: b.count, recStart: len(buf)}
 	buf = startLogRecord(buf, root)
 	d := s.m.data
 	recStart := in.recStart
@@ -166,6 +193,42 @@ func (s *Store) dropBgFoldLocked() {
 	if b := s.bg; b != nil {
 		s.bg = nil
 		<-b.done
+		if s.bgBuf == nil {
+			s.bgBuf = b.buf[:0]
+		}
 		s.releaseBgFold(b)
+	}
+}
+
+// relocateSpill moves a spill buffer written at fakeBase to file offset
+// base: every branch child and out-of-line value offset at or above
+// fakeBase names a record of buf and is shifted; offsets below it name
+// records already in the file and stay. The buffer holds records back to
+// back (values and nodes, each with its length in its header).
+func relocateSpill(buf []byte, base uint64) {
+	for p := uint64(0); p < uint64(len(buf)); {
+		kind, n, l := nodeKind(buf, p), nodeCount(buf, p), nodeLen(buf, p)
+		switch kind {
+		case kindLeaf:
+			for i := range n {
+				e := entAt(buf, p, i)
+				if buf[e+14]&leafFlagOutline != 0 {
+					if v := le.Uint64(buf[e+16:]); v >= fakeBase {
+						le.PutUint64(buf[e+16:], v-fakeBase+base)
+					}
+				}
+			}
+		case kindBranch:
+			for i := range n {
+				e := entAt(buf, p, i)
+				if c := branchChild(buf, e); c >= fakeBase {
+					le.PutUint64(buf[e:], c-fakeBase+base)
+				}
+			}
+		}
+		if l == 0 {
+			panic("store: a spilled record of length 0")
+		}
+		p += l
 	}
 }

@@ -125,6 +125,7 @@ type Store struct {
 	// (bgfold.go); bgScratch its memory, reused from fold to fold.
 	bg        *bgFold
 	bgScratch *scratch
+	bgBuf     []byte // the next background fold's spill buffer, reused
 	failed    error // set when a write or sync failed: refuse writes
 	closed    bool
 
