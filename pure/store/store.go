@@ -126,7 +126,7 @@ type Store struct {
 	bg        *bgFold
 	bgScratch *scratch
 	bgBuf     []byte // the next background fold's spill buffer, reused
-	failed    error // set when a write or sync failed: refuse writes
+	failed    error  // set when a write or sync failed: refuse writes
 	closed    bool
 
 	base      uint64     // where records begin: dataStartV2, or headerSize in version 1 files
