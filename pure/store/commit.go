@@ -59,16 +59,7 @@ func (s *Store) writeGroup() written {
 	defer lv.reset(nil, 0, nil, 0)
 	logging := s.logOK
 	buf, recStart := s.buf[:0], 0
-	// A tip's overlay at the fold bound is handed to a background fold;
-	// one that is done is integrated first, its tree's nodes and the
-	// entries newer than it laid at the start of the buffer (bgfold.go).
-	var in integrated
-	if logging && s.bg == nil && s.ov != nil && s.ov.n >= s.foldAt && s.bgFoldOK() {
-		s.startBgFoldLocked()
-	} else if logging && s.bgFoldDue() {
-		buf, recStart, in = s.integrateBgFoldLocked(buf, lv)
-	}
-	if logging && !in.ok {
+	if logging {
 		buf = startLogRecord(buf, s.tip.root)
 	}
 	// count is the new head's: in a version 3 file with log records, the
@@ -148,30 +139,9 @@ func (s *Store) writeGroup() written {
 		if s.ov != nil {
 			ovBytes = s.ov.bytes
 		}
-		tree, treeCount := treeRoot(s.tip.root, s.ov), s.treeCountLocked()
-		if in.ok {
-			// The new version's overlay holds only this buffer's
-			// entries, over the tree just spilled.
-			lv.ov, ovBytes = nil, 0
-			tree, treeCount = in.root, in.count
-		}
-		recBytes := uint64(len(buf) - in.recStart)
-		limit := s.foldAt
-		if s.bgFoldOK() {
-			limit = 2 * s.foldAt // the next group hands the overlay to a background fold
-		}
-		fold = lv.gather() > limit || ovBytes+recBytes > foldBytes
-		if fold {
-			// Inline, from the tip's tree and overlay: drop a background
-			// fold (it would be based on the tree this one replaces) and
-			// what an integration laid into the buffer.
-			s.dropBgFoldLocked()
-			if in.ok {
-				buf, in = buf[:0], integrated{}
-			}
-		}
+		fold = lv.gather() > s.foldAt || ovBytes+uint64(len(buf)) > foldBytes
 		if !fold {
-			nv.ovs = overlay{tree: tree, treeCount: treeCount, bytes: ovBytes + recBytes}
+			nv.ovs = overlay{tree: treeRoot(s.tip.root, s.ov), treeCount: s.treeCountLocked(), bytes: ovBytes + uint64(len(buf))}
 			lv.merged(&nv.ovs, s.foldAt)
 			endLogRecord(buf, recStart)
 			root = s.end + uint64(recStart)

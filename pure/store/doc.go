@@ -21,7 +21,6 @@
 //	logheads.go    overlay heads: searching an overlay by its keys' first 8 bytes
 //	ovrun.go       overlay runs: shared between versions, in the leader's arena
 //	logview.go     the leader's view of a group: pending writes, revisions, new overlay
-//	bgfold.go      folds applied by a goroutine of their own, integrated by a later group
 //	node.go        node and value records: reading in place, encoding
 //	tree.go        the writer's working tree: edits, split, merge, spill
 //	leaf.go        lazy leaves: edits listed over the clean leaf
@@ -160,19 +159,6 @@
 // lazy branch whose edited children
 // split is written as a patched copy, their new entries inserted, without
 // being decoded.
-//
-// On a file with version 4 heads the fold (the overlay's application to
-// the tree and the spill of the edited nodes) runs in a goroutine of its
-// own (bgfold.go): the group that finds the tip's overlay at the bound
-// hands it over and commits go on laying log records over the old tree;
-// the goroutine spills into a buffer of its own as if it started at a
-// fake offset, and the first group that finds the work done relocates
-// that buffer to the end of the file and writes it, then its log record
-// over the new root, holding again the entries written since the handover and then its
-// own. The overlay may so grow past the bound; at one and a half times it
-// the leader waits for the background fold, and a group that would take it
-// past twice the bound folds inline. RAM mode and version 3 files fold
-// inline.
 //
 // # Checkpoints
 //

@@ -11,9 +11,9 @@ import (
 // TestLog_SmallCommitAppendsRecord: in log mode a one-key commit appends a
 // log record and its head, not a leaf and its path, and the head names the
 // record; the fold that passes FoldEntries writes the tree and leaves no
-// overlay (inline folds: TestBgFold_* cover the background's).
+// overlay.
 func TestLog_SmallCommitAppendsRecord(t *testing.T) {
-	s := mustOpen(t, tempPath(t), &Options{FoldEntries: 100, noBgFold: true})
+	s := mustOpen(t, tempPath(t), &Options{FoldEntries: 100})
 	defer s.Close()
 	for i := range 2000 {
 		put(t, s, key(i), "0123456789abcdef") // a tree of several leaves

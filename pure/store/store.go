@@ -75,9 +75,6 @@ type Options struct {
 	// noPrealloc turns preallocation off (tests that count a commit's file
 	// operations).
 	noPrealloc bool
-	// noBgFold makes every fold inline (tests that expect the group
-	// passing the bound to fold).
-	noBgFold bool
 }
 
 // Store is an open tree store: one file holding a copy-on-write B+tree of
@@ -121,13 +118,8 @@ type Store struct {
 	buf      []byte  // commit buffer, reused
 	bufPeak  int     // the groups' commit buffer lengths, their peak decaying by an eighth per group
 	scratch  scratch // the leader's other reusable memory
-	// bg is the background fold in flight or done, not yet integrated
-	// (bgfold.go); bgScratch its memory, reused from fold to fold.
-	bg        *bgFold
-	bgScratch *scratch
-	bgBuf     []byte // the next background fold's spill buffer, reused
-	failed    error  // set when a write or sync failed: refuse writes
-	closed    bool
+	failed   error   // set when a write or sync failed: refuse writes
+	closed   bool
 
 	base      uint64     // where records begin: dataStartV2, or headerSize in version 1 files
 	ckpt      checkpoint // the newest checkpoint written (synced, or syncing with the last group)
@@ -148,9 +140,6 @@ type Store struct {
 	compactPause atomic.Int64 // the longest a compaction held wmu, in ns
 
 	publications atomic.Uint64 // heads written by commits
-	bgFolds      atomic.Int64  // background folds started (bgfold.go)
-	bgIntegrated atomic.Int64  // ... and integrated by a group
-	bgRelaid     atomic.Int64  // entries integrations laid again over a new tree
 	coldReleased atomic.Uint64 // bytes of the mapping whose pages the writer gave back (cold.go)
 	spare        *spareBuf     // RAM mode: a released image to reuse
 
@@ -160,9 +149,6 @@ type Store struct {
 	// testHookCompact, when set, runs as an online compaction passes each
 	// of its steps (compactHook).
 	testHookCompact func(step string)
-	// testHookBgFold, when set, runs in a background fold's goroutine
-	// before it applies the overlay (tests hold it back).
-	testHookBgFold func()
 }
 
 // DefaultAutoCompact is the growth that triggers compaction of a file
@@ -375,7 +361,6 @@ func (s *Store) Close() error {
 		return ErrClosed
 	}
 	s.drainLocked()
-	s.dropBgFoldLocked()
 	var err error
 	if s.failed == nil && s.ckptEvery > 0 && s.tip.off != 0 && s.ckpt.end(s.base) < s.tip.off+headSize {
 		err = s.writeCheckpointLocked(s.tip)
@@ -414,7 +399,6 @@ func (s *Store) setCheckpoints(base uint64, c checkpoint) {
 // setLog records the overlay of the tip of the file just opened or
 // compacted, and whether commits may write log records to it.
 func (s *Store) setLog(d []byte, ov *overlay) {
-	s.dropBgFoldLocked() // a new file, or a new tree under the overlay
 	s.ov = ov
 	s.foldAt = s.opts.FoldEntries
 	switch {
