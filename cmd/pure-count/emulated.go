@@ -141,11 +141,11 @@ func measureEmulated(ctx context.Context, qemu, guest, arch, name string, ops in
 // quiet start it runs the region between qemutrace's markers and prints a
 // result without counts, which the host fills in from qemu's log. It
 // reports no times: they would be the emulator's.
-func measureQemuGuest(name string, ops int, runFn func(), quiet bool, stdout io.Writer) error {
-	if quiet {
-		settleHeap()
-		growStack()
-		if err := quietChild(); err != nil {
+func measureQemuGuest(name string, ops int, runFn func(), quietStart bool, stdout io.Writer) error {
+	if quietStart {
+		quiet.SettleHeap()
+		quiet.GrowStack(stackReserve)
+		if err := quiet.Child(); err != nil {
 			return err
 		}
 	}

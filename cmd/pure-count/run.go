@@ -18,6 +18,7 @@ import (
 
 	"workbench/perfcount"
 	"workbench/perfcount/qemutrace"
+	"workbench/perfcount/quiet"
 	"workbench/perfcount/workload"
 )
 
@@ -317,7 +318,7 @@ func measureInChild(ctx context.Context, self string, backend perfcount.Backend,
 	cmd.Env = env
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	after, cleanup, err := quietParent(cmd)
+	after, cleanup, err := quiet.Parent(cmd, quietDelay)
 	if err != nil {
 		return nil, err
 	}
@@ -367,7 +368,7 @@ func cmdMeasure(args []string, stdout io.Writer) error {
 	events := fs.String("e", "instructions", "")
 	ops := fs.Int("n", 1, "")
 	keep := fs.String("keep-dump", "", "")
-	quiet := fs.Bool("quiet-start", false, "")
+	quietStart := fs.Bool("quiet-start", false, "")
 	regions := fs.Int("regions", 1, "")
 	rerun := fs.Bool("rerun", false, "")
 	gated := fs.Bool("gate", false, "")
@@ -397,7 +398,7 @@ func cmdMeasure(args []string, stdout io.Writer) error {
 		}
 	}()
 	if *emulated {
-		return measureQemuGuest(w.Name, *ops, runFn, *quiet, stdout)
+		return measureQemuGuest(w.Name, *ops, runFn, *quietStart, stdout)
 	}
 	r, err := perfcount.NewRegion(backend, evs)
 	if err != nil {
@@ -405,10 +406,10 @@ func cmdMeasure(args []string, stdout io.Writer) error {
 	}
 	defer r.Close()
 	r.KeepCallgrindDump(*keep)
-	if *quiet {
-		settleHeap()
-		growStack()
-		if err := quietChild(); err != nil {
+	if *quietStart {
+		quiet.SettleHeap()
+		quiet.GrowStack(stackReserve)
+		if err := quiet.Child(); err != nil {
 			return err
 		}
 	}
