@@ -5,11 +5,15 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 
 	"workbench/experiments/lab/expdir"
 	"workbench/experiments/lab/export"
+	"workbench/experiments/lab/judge"
 	"workbench/experiments/lab/note"
 	"workbench/experiments/lab/pairs"
+	"workbench/experiments/lab/suite"
+	"workbench/perfcount"
 )
 
 // judgeAndWrite judges the experiment from its directory alone, writes its
@@ -40,9 +44,10 @@ func printVerdict(w io.Writer, exp *note.Experiment) {
 
 // decideFromNote is the runner's Decider: it judges the experiment as the
 // note will and returns the unknown workloads more pairs may decide, with
-// the judge's reason, leaving out any whose runs failed (more pairs of a
-// failing workload decide nothing).
-func decideFromNote(_ context.Context, dir string) (map[string]string, error) {
+// the judge's reason and the backends whose measurements can still decide
+// them, leaving out any whose runs failed (more pairs of a failing workload
+// decide nothing).
+func decideFromNote(_ context.Context, dir string) (map[string]pairs.Undecided, error) {
 	e, err := note.Judge(dir)
 	if err != nil {
 		return nil, err
@@ -51,12 +56,42 @@ func decideFromNote(_ context.Context, dir string) (map[string]string, error) {
 	for _, f := range e.Failures {
 		failed[f.Run.Workload] = true
 	}
-	out := map[string]string{}
+	out := map[string]pairs.Undecided{}
 	for i := range e.Report.Workloads {
 		w := &e.Report.Workloads[i]
 		if w.MorePairsMayDecide() && !failed[w.Workload] {
-			out[w.Workload] = w.Reason
+			out[w.Workload] = pairs.Undecided{Reason: w.Reason, Backends: undecidedBackends(w)}
 		}
 	}
 	return out, nil
+}
+
+// undecidedBackends returns the backends whose measurements feed w's
+// deciding metrics that are still unknown: perf for the time metric (the
+// timed run), the count's source for the instruction count. It returns
+// nil, every measurement, when a count's source is not one backend.
+func undecidedBackends(w *judge.WorkloadResult) []string {
+	var bs []string
+	for i := range w.Metrics {
+		m := &w.Metrics[i]
+		if !m.Decides || m.Verdict != judge.Unknown {
+			continue
+		}
+		var b string
+		switch {
+		case m.Metric.Class == judge.ClassTime:
+			b = suite.BackendPerf
+		case m.Source == perfcount.SourcePerf:
+			b = suite.BackendPerf
+		case m.Source == perfcount.SourceCallgrind:
+			b = suite.BackendCallgrind
+		default:
+			return nil
+		}
+		if !slices.Contains(bs, b) {
+			bs = append(bs, b)
+		}
+	}
+	slices.Sort(bs)
+	return bs
 }

@@ -67,12 +67,15 @@ type Meta struct {
 
 // An Extension is one step of adding pairs to undecided workloads: after
 // the judge saw AfterPairs pairs, the pairs numbered Pairs ran for the
-// Workloads it left unknown, each with the judge's reason.
+// Workloads it left unknown, each with the judge's reason. A workload in
+// Backends ran only the measurements of those backends (the ones whose
+// metrics were still unknown); the others ran all of theirs.
 type Extension struct {
-	AfterPairs int               `json:"after_pairs"`
-	Pairs      []int             `json:"pairs"`
-	Workloads  []string          `json:"workloads"`
-	Reasons    map[string]string `json:"reasons"`
+	AfterPairs int                 `json:"after_pairs"`
+	Pairs      []int               `json:"pairs"`
+	Workloads  []string            `json:"workloads"`
+	Reasons    map[string]string   `json:"reasons"`
+	Backends   map[string][]string `json:"backends,omitempty"`
 }
 
 // A BudgetStop is the step of added pairs the time budget kept from

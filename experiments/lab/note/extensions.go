@@ -24,7 +24,15 @@ func (e *Experiment) writeExtensions(b *strings.Builder) {
 			if !ok {
 				continue
 			}
-			why = append(why, fmt.Sprintf("after %d: %s", ext.AfterPairs, strings.TrimSuffix(r, ".")))
+			step := fmt.Sprintf("after %d: %s", ext.AfterPairs, strings.TrimSuffix(r, "."))
+			if bs := ext.Backends[w.Workload]; len(bs) > 0 {
+				nums := make([]string, len(ext.Pairs))
+				for i, p := range ext.Pairs {
+					nums[i] = fmt.Sprint(p)
+				}
+				step += fmt.Sprintf(" (%s %s measured by %s alone)", map[bool]string{true: "pair", false: "pairs"}[len(nums) == 1], strings.Join(nums, " and "), strings.Join(bs, " and "))
+			}
+			why = append(why, step)
 			last = max(last, ext.Pairs[len(ext.Pairs)-1])
 		}
 		if len(why) == 0 {

@@ -21,13 +21,29 @@ import (
 const DefaultMaxPairs = 20
 
 // A Decider judges the experiment in dir as it stands and returns the
-// workloads left unknown that more pairs may decide, each with the judge's
-// reason. The runner does not interpret numbers itself: cmd/pure-pairs
-// passes one built on the note's loader.
-type Decider func(ctx context.Context, dir string) (map[string]string, error)
+// workloads left unknown that more pairs may decide, by name. The runner
+// does not interpret numbers itself: cmd/pure-pairs passes one built on the
+// note's loader.
+type Decider func(ctx context.Context, dir string) (map[string]Undecided, error)
+
+// Undecided is what the judge said of a workload it left unknown and more
+// pairs may decide.
+type Undecided struct {
+	// Reason is the judge's reason, one sentence.
+	Reason string
+	// Backends are the suite backends (suite.BackendPerf,
+	// suite.BackendCallgrind) whose measurements feed the deciding metrics
+	// left unknown: the time metric comes from the perf measurement, the
+	// instruction count from the measurement of its source. Added pairs run
+	// only those of the workload's measurements; empty runs them all.
+	Backends []string
+}
 
 // extend gives undecided workloads more pairs, two at a time (one of each
-// order, so ABBA stays balanced), until the decider leaves none, they
+// order, so ABBA stays balanced), measuring only what is still unknown (a
+// workload whose instruction count is decided but whose time is not runs
+// only its perf measurement: see Undecided.Backends), until the decider
+// leaves none, they
 // reach MaxPairs, or the next step would end past the time budget
 // (Meta.MaxTime, counted from the experiment's start; the step's time is
 // estimated from the pairs of its workloads so far). Each step, and a stop
@@ -54,11 +70,21 @@ func (r *runner) extend(ctx context.Context) error {
 		if len(undecided) == 0 {
 			return nil
 		}
-		ext := expdir.Extension{AfterPairs: last, Reasons: undecided}
+		ext := expdir.Extension{AfterPairs: last, Reasons: map[string]string{}}
 		for p := last + 1; p <= min(last+2, res.Meta.MaxPairs); p++ {
 			ext.Pairs = append(ext.Pairs, p)
 		}
 		ext.Workloads = slices.Sorted(maps.Keys(undecided))
+		for _, name := range ext.Workloads {
+			u := undecided[name]
+			ext.Reasons[name] = u.Reason
+			if bs := r.partOf(name, u.Backends); bs != nil {
+				if ext.Backends == nil {
+					ext.Backends = map[string][]string{}
+				}
+				ext.Backends[name] = bs
+			}
+		}
 		if stop := r.overBudget(ext); stop != nil {
 			res.Meta.BudgetStop = stop
 			r.logf("after %d pairs %s undecided, but %d more pairs (about %s) would end past the time budget, %s after the start (%s so far): no more pairs",
@@ -72,7 +98,7 @@ func (r *runner) extend(ctx context.Context) error {
 		cells := extensionCells(ext, r.su.Workloads)
 		r.cells = append(r.cells, cells...)
 		r.logf("after %d pairs %s undecided: pairs %s for %s alone (at most %d pairs in all)",
-			last, plural(len(ext.Workloads), "workload is", "workloads are"), joinInts(ext.Pairs), strings.Join(ext.Workloads, ", "), res.Meta.MaxPairs)
+			last, plural(len(ext.Workloads), "workload is", "workloads are"), joinInts(ext.Pairs), describeParts(ext), res.Meta.MaxPairs)
 		if err := r.runTodo(ctx, cells); err != nil {
 			return err
 		}
@@ -91,7 +117,7 @@ func (r *runner) overBudget(ext expdir.Extension) *expdir.BudgetStop {
 	}
 	var est time.Duration
 	for _, w := range ext.Workloads {
-		est += time.Duration(len(ext.Pairs)) * r.pairEstimate(w)
+		est += time.Duration(len(ext.Pairs)) * r.pairEstimate(w, ext.Backends[w])
 	}
 	elapsed := time.Since(m.Start)
 	if elapsed+est <= m.MaxTime {
@@ -100,8 +126,18 @@ func (r *runner) overBudget(ext expdir.Extension) *expdir.BudgetStop {
 	return &expdir.BudgetStop{AfterPairs: ext.AfterPairs, Workloads: ext.Workloads, Elapsed: elapsed, Estimate: est}
 }
 
-// pairEstimate is how long one pair of workload w is expected to take.
-func (r *runner) pairEstimate(w string) time.Duration {
+// pairEstimate is how long one pair of workload w is expected to take,
+// measuring only backends (nil: all of w's measurements). For a part, it is
+// the sum over its backends of the median time both sides' measurements of
+// that backend spanned in a pair (this call's and recorded ones).
+func (r *runner) pairEstimate(w string, backends []string) time.Duration {
+	if backends != nil {
+		var est time.Duration
+		for _, b := range backends {
+			est += medianDuration(r.backendTime[w][b])
+		}
+		return est
+	}
 	ds := r.pairTime[w]
 	if len(ds) == 0 {
 		perPair := map[int]time.Duration{}
@@ -112,6 +148,11 @@ func (r *runner) pairEstimate(w string) time.Duration {
 		}
 		ds = slices.Collect(maps.Values(perPair))
 	}
+	return medianDuration(ds)
+}
+
+// medianDuration is the median of ds; 0 for none.
+func medianDuration(ds []time.Duration) time.Duration {
 	if len(ds) == 0 {
 		return 0
 	}
@@ -124,13 +165,18 @@ func (r *runner) pairEstimate(w string) time.Duration {
 
 // extensionCells returns the cells of ext's pairs for its workloads, in
 // suite order and in the alternating order Schedule gives those pair
-// numbers.
+// numbers; a workload with backends in ext.Backends keeps only those
+// measurements.
 func extensionCells(ext expdir.Extension, all []suite.Workload) []measure.Cell {
 	var ws []suite.Workload
 	for _, w := range all {
-		if slices.Contains(ext.Workloads, w.Name) {
-			ws = append(ws, w)
+		if !slices.Contains(ext.Workloads, w.Name) {
+			continue
 		}
+		if bs := ext.Backends[w.Name]; bs != nil {
+			w.Measures = slices.DeleteFunc(slices.Clone(w.Measures), func(m suite.Measure) bool { return !slices.Contains(bs, m.Backend) })
+		}
+		ws = append(ws, w)
 	}
 	var cells []measure.Cell
 	for _, c := range Schedule(slices.Max(ext.Pairs), ws) {
@@ -139,6 +185,116 @@ func extensionCells(ext expdir.Extension, all []suite.Workload) []measure.Cell {
 		}
 	}
 	return cells
+}
+
+// partOf returns the backends of workload name's measurements that are in
+// wanted, sorted, when they are some but not all of them; nil means every
+// measurement runs (wanted empty, naming none of them, or all of them).
+func (r *runner) partOf(name string, wanted []string) []string {
+	i := slices.IndexFunc(r.su.Workloads, func(w suite.Workload) bool { return w.Name == name })
+	if i < 0 || len(wanted) == 0 {
+		return nil
+	}
+	var all, kept []string
+	for _, m := range r.su.Workloads[i].Measures {
+		if !slices.Contains(all, m.Backend) {
+			all = append(all, m.Backend)
+			if slices.Contains(wanted, m.Backend) {
+				kept = append(kept, m.Backend)
+			}
+		}
+	}
+	if len(kept) == 0 || len(kept) == len(all) {
+		return nil
+	}
+	slices.Sort(kept)
+	return kept
+}
+
+// describeParts names ext's workloads for the log, each measured only in
+// part followed by its backends: "get-64c, score-64c (perf only)".
+func describeParts(ext expdir.Extension) string {
+	s := make([]string, len(ext.Workloads))
+	for i, w := range ext.Workloads {
+		s[i] = w
+		if bs := ext.Backends[w]; bs != nil {
+			s[i] += " (" + strings.Join(bs, ", ") + " only)"
+		}
+	}
+	return strings.Join(s, ", ")
+}
+
+// recordPairTime keeps how long a pair of workload name took (d) and the
+// spans of its backends in ls, its lines, for the time budget's estimates.
+func (r *runner) recordPairTime(name string, d time.Duration, ls []expdir.Line) {
+	if r.pairTime == nil {
+		r.pairTime = map[string][]time.Duration{}
+	}
+	r.pairTime[name] = append(r.pairTime[name], d)
+	r.backendSpans(ls)
+}
+
+// backendSpans adds to r.backendTime, for each backend of ls (the lines of
+// one workload in one pair), the time from the first of its measurements'
+// starts to the last one's end: that part of the pair's time, for the
+// estimate of added pairs that run only some of a workload's measurements
+// (recorded ones of a resumed experiment are added by priorSpans).
+func (r *runner) backendSpans(ls []expdir.Line) {
+	if len(ls) == 0 {
+		return
+	}
+	type span struct{ from, to time.Time }
+	spans := map[string]*span{}
+	for i := range ls {
+		for _, m := range ls[i].Measurements {
+			if m.Start.IsZero() {
+				continue
+			}
+			end := m.Start.Add(m.Wall)
+			s := spans[m.Backend]
+			if s == nil {
+				spans[m.Backend] = &span{m.Start, end}
+				continue
+			}
+			if m.Start.Before(s.from) {
+				s.from = m.Start
+			}
+			if end.After(s.to) {
+				s.to = end
+			}
+		}
+	}
+	if r.backendTime == nil {
+		r.backendTime = map[string]map[string][]time.Duration{}
+	}
+	w := ls[0].Workload
+	if r.backendTime[w] == nil {
+		r.backendTime[w] = map[string][]time.Duration{}
+	}
+	for b, s := range spans {
+		r.backendTime[w][b] = append(r.backendTime[w][b], s.to.Sub(s.from))
+	}
+}
+
+// priorSpans adds the backend spans of the recorded runs of a resumed
+// experiment, pair by pair.
+func (r *runner) priorSpans() {
+	type key struct {
+		workload string
+		pair     int
+	}
+	groups := map[key][]expdir.Line{}
+	var order []key
+	for _, l := range r.prior {
+		k := key{l.Workload, l.Pair}
+		if groups[k] == nil {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], l)
+	}
+	for _, k := range order {
+		r.backendSpans(groups[k])
+	}
 }
 
 // plural returns "1 workload is" or "3 workloads are".

@@ -163,6 +163,9 @@ type runner struct {
 	// this call (both sides' runs together): the time budget's estimate
 	// of a step of added pairs (extend.go).
 	pairTime map[string][]time.Duration
+	// backendTime holds, per workload and backend, the time its
+	// measurements spanned in each pair recorded (see backendSpans).
+	backendTime map[string]map[string][]time.Duration
 }
 
 // logf writes one line to the log: through the progress while it runs,
@@ -258,6 +261,9 @@ func (r *runner) open(ctx context.Context) (unlock func(), err error) {
 	}
 	if r.done, r.prior, r.complete, err = recorded(r.res.RunsPath, o.Resume); err == nil {
 		err = r.readOldMeta()
+	}
+	if err == nil {
+		r.priorSpans()
 	}
 	if err != nil {
 		unlock()
@@ -474,11 +480,7 @@ func (r *runner) runGroup(ctx context.Context, group []measure.Cell, hist *floor
 	if err != nil {
 		return err
 	}
-	if r.pairTime == nil {
-		r.pairTime = map[string][]time.Duration{}
-	}
-	name := group[0].Workload.Name
-	r.pairTime[name] = append(r.pairTime[name], time.Since(began))
+	r.recordPairTime(group[0].Workload.Name, time.Since(began), ls)
 	for i := range ls {
 		l := &ls[i]
 		l.Experiment, l.Suite = res.Experiment, r.su.Name

@@ -534,3 +534,94 @@ func runGated(t *testing.T, su, exp string) (*pairs.Result, string) {
 	}
 	return res, regionLog
 }
+
+// TestRun_ExtendsOnlyUndecidedBackends gives count-b (measured under perf
+// and under callgrind) two more pairs for its perf measurement alone and
+// count-a (callgrind only) two more whole, as a Decider that found
+// count-b's instruction count decided but not its time would ask: the
+// added pairs' lines of count-b carry only perf measurements, meta.json
+// records the part, and a resumed experiment reruns a lost cell of it the
+// same way.
+func TestRun_ExtendsOnlyUndecidedBackends(t *testing.T) {
+	f := newFixture(t)
+	o := f.opts
+	o.Experiment, o.MaxPairs = "008-part", 4
+	calls := 0
+	o.Decide = func(context.Context, string) (map[string]pairs.Undecided, error) {
+		if calls++; calls > 1 {
+			return nil, nil
+		}
+		return map[string]pairs.Undecided{
+			"count-b": {Reason: "time unknown.", Backends: []string{suite.BackendPerf}},
+			// Naming every backend of the workload is the same as none.
+			"count-a": {Reason: "instructions unknown.", Backends: []string{suite.BackendCallgrind}},
+		}, nil
+	}
+	res, err := pairs.Run(context.Background(), o)
+	if err != nil {
+		t.Fatalf("%v\nlog:\n%s", err, f.log)
+	}
+	if !strings.Contains(f.log.String(), "pairs 3 and 4 for count-a, count-b (perf only) alone") {
+		t.Errorf("the log does not say what the added pairs measure:\n%s", f.log)
+	}
+	ext := res.Meta.Extensions
+	if len(ext) != 1 || !slices.Equal(ext[0].Pairs, []int{3, 4}) || len(ext[0].Backends) != 1 || !slices.Equal(ext[0].Backends["count-b"], []string{suite.BackendPerf}) {
+		t.Fatalf("extensions %+v, want pairs 3 and 4 with count-b's perf part alone", ext)
+	}
+	backends := func(l *expdir.Line) []string {
+		var bs []string
+		for _, m := range l.Measurements {
+			if !slices.Contains(bs, m.Backend) {
+				bs = append(bs, m.Backend)
+			}
+		}
+		slices.Sort(bs)
+		return bs
+	}
+	check := func(lines []expdir.Line) {
+		t.Helper()
+		n := 0
+		for i := range lines {
+			l := &lines[i]
+			if l.Pair < 3 {
+				continue
+			}
+			n++
+			want := map[string][]string{"count-a": {"callgrind"}, "count-b": {"perf"}}[l.Workload]
+			if got := backends(l); want == nil || !slices.Equal(got, want) {
+				t.Errorf("pair %d %s %s measured by %v, want %v", l.Pair, l.Side, l.Workload, got, want)
+			}
+			if l.Workload == "count-b" && (len(l.Counts) != 1 || l.Counts[0].Source != "perf" || l.Metrics.CPUPerOp <= 0) {
+				t.Errorf("pair %d %s count-b: counts %+v, cpu per op %v; want its perf count and time alone", l.Pair, l.Side, l.Counts, l.Metrics.CPUPerOp)
+			}
+		}
+		if n != 8 {
+			t.Errorf("%d lines of added pairs, want 8 (2 pairs x 2 sides x 2 workloads)", n)
+		}
+	}
+	lines := readLines(t, res.RunsPath)
+	check(lines)
+
+	// Lose the last line (pair 4's last count-b side) and resume: it runs
+	// again with perf alone, and nothing more is added.
+	whole, err := os.ReadFile(res.RunsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := bytes.LastIndexByte(whole[:len(whole)-1], '\n') + 1
+	if err := os.WriteFile(res.RunsPath, whole[:cut], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o.Resume, o.Decide = true, func(context.Context, string) (map[string]pairs.Undecided, error) {
+		t.Error("the decider was asked again after the last pair allowed")
+		return nil, nil
+	}
+	res2, err := pairs.Run(context.Background(), o)
+	if err != nil {
+		t.Fatalf("resume: %v\nlog:\n%s", err, f.log)
+	}
+	if res2.Ran != 1 {
+		t.Errorf("resume ran %d runs, want 1", res2.Ran)
+	}
+	check(readLines(t, res.RunsPath))
+}
