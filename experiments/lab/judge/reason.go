@@ -38,7 +38,7 @@ func metricReason(mr *MetricResult, dec decision, total int, skips []skipped, li
 	case decBetter:
 		return head + ", an improvement " + limitText(mr, "beyond")
 	case decStraddles:
-		return fmt.Sprintf("%s: the interval straddles the %s threshold, so more pairs are needed to decide", head, limitPct(mr.Threshold))
+		return fmt.Sprintf("%s: the interval straddles the %s threshold, so more pairs are needed to decide", head, thresholdPct(mr))
 	case decInconsistent:
 		return head + ": exact counts changed beyond the criterion in some pairs only, which is not counted as a change"
 	}
@@ -243,6 +243,16 @@ func pct(f float64) string {
 // 0.01 as "1 %".
 func limitPct(f float64) string {
 	return strconv.FormatFloat(f*100, 'g', 6, 64) + " %"
+}
+
+// thresholdPct writes mr's threshold: as its criterion was written when it
+// is the criterion, rounded like a measured percentage when it is the
+// noise ("15 %", not "14.6882 %").
+func thresholdPct(mr *MetricResult) string {
+	if mr.Threshold > mr.Criterion {
+		return pct(mr.Threshold) + " %"
+	}
+	return limitPct(mr.Threshold)
 }
 
 // formatConfidence writes a confidence level: 0.95 as "95 %", 0.9375 as

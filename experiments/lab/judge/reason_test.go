@@ -24,3 +24,21 @@ func TestFormatPairs(t *testing.T) {
 		}
 	}
 }
+
+// A threshold taken from the noise is rounded like the noise it is; a
+// criterion is written as given.
+func TestThresholdPct(t *testing.T) {
+	for _, tc := range []struct {
+		threshold, criterion float64
+		want                 string
+	}{
+		{0.146882, 0.01, "15 %"},
+		{0.040402, 0.01, "4.0 %"},
+		{0.05, 0.05, "5 %"},
+		{0.0025, 0.0025, "0.25 %"},
+	} {
+		if got := thresholdPct(&MetricResult{Threshold: tc.threshold, Criterion: tc.criterion}); got != tc.want {
+			t.Errorf("threshold %v, criterion %v: %q, want %q", tc.threshold, tc.criterion, got, tc.want)
+		}
+	}
+}
