@@ -68,6 +68,10 @@ type group struct {
 	// gathering, or Close and Compact waiting for the sync in flight).
 	arrive chan struct{}
 	wait   time.Duration
+	// timer is the gathering wait's, reused from leader to leader (only
+	// the holder of Store.wmu touches it): Reset clears a value a
+	// previous gathering left unreceived.
+	timer *time.Timer
 	// pokeAt is the queue length at which a committer pokes arrive while
 	// a leader sleeps gathering (0: at every arrival): the size its group
 	// still needs to close, at most pokeChunk, so that it is woken once
@@ -221,7 +225,12 @@ func (s *Store) gatherMore(batch []*Tx, gs *gathering) ([]*Tx, bool) {
 		need := target - len(batch) // the gathering wait's size
 		if !g.syncing {
 			if gs.timer == nil {
-				gs.timer = time.NewTimer(g.wait)
+				if g.timer == nil {
+					g.timer = time.NewTimer(g.wait)
+				} else {
+					g.timer.Reset(g.wait)
+				}
+				gs.timer = g.timer
 			}
 			expire = gs.timer.C
 		} else {
