@@ -59,8 +59,8 @@ import (
 // idle while they could form the next group during this one's sync.
 type group struct {
 	mu      sync.Mutex
-	queue   []*Tx
-	spare   []*Tx
+	queue   []*txn
+	spare   []*txn
 	leading bool
 	recent  int // size of the last group taken
 	// arrive is poked when the queue grows or a sync ends, for the one
@@ -91,19 +91,12 @@ type group struct {
 	kick chan struct{}
 }
 
-// wakePool recycles the channels a committer sleeps on: each carries one
-// message per commit (lead, or the result is ready), received before the
-// channel goes back to the pool, and nobody sends on it after that.
-var wakePool = sync.Pool{New: func() any { return make(chan bool, 1) }}
-
-// commit runs tx through the group commit and returns its result.
-func (s *Store) commit(tx *Tx) (uint64, error) {
+// commit runs tx through the group commit and returns its result. The
+// committer sleeps on tx.wake, the channel its recycled state keeps: each
+// message sent on it (lead, or the result is ready) is received before
+// commit returns, and nobody sends on it after that.
+func (s *Store) commit(tx *txn) (uint64, error) {
 	g := &s.g
-	tx.wake = wakePool.Get().(chan bool)
-	defer func() {
-		wakePool.Put(tx.wake)
-		tx.wake = nil
-	}()
 	g.mu.Lock()
 	g.queue = append(g.queue, tx)
 	if g.leading {
@@ -139,7 +132,7 @@ func (s *Store) lead() {
 	s.wmu.Unlock()
 
 	g := &s.g
-	var next *Tx
+	var next *txn
 	g.mu.Lock()
 	if len(g.queue) > 0 {
 		next = g.queue[0]
@@ -174,7 +167,7 @@ func (s *Store) lead() {
 }
 
 // take removes the queue and appends it to batch.
-func (g *group) take(batch []*Tx) []*Tx {
+func (g *group) take(batch []*txn) []*txn {
 	if batch == nil {
 		batch, g.queue, g.spare = g.queue, g.spare, nil
 		return batch
@@ -199,7 +192,7 @@ type gathering struct {
 // nothing, once the group is closed: no sync is in flight and the
 // gathering wait does not apply (inline), or a sync is in flight, no group
 // is ready and this one is as large as the group synced last (pipelined).
-func (s *Store) gatherMore(batch []*Tx, gs *gathering) ([]*Tx, bool) {
+func (s *Store) gatherMore(batch []*txn, gs *gathering) ([]*txn, bool) {
 	g := &s.g
 	g.mu.Lock()
 	defer g.mu.Unlock()
