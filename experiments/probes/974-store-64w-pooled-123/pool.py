@@ -9,7 +9,7 @@ interval of probe 972 (as judge.MedianCI). Usage: ./pool.py ../.. [SOURCES...] >
 123's findings call disturbed, left out of the second pooled line)."""
 import glob, json, math, os, statistics as st, sys
 
-DISTURBED = {'runs-1.jsonl', 'runs-2.jsonl', 'pairs-3.jsonl', 'pairs-4.jsonl', 'pairs-5.jsonl'}  # see 123's findings: cells at a third to half the usual rates for both contenders
+DISTURBED = {'runs-1.jsonl', 'runs-2.jsonl', 'pairs-3.jsonl', 'pairs-4.jsonl', 'pairs-5.jsonl', 'runs-5.jsonl'}  # see 123's findings: cells at a third to half the usual rates for both contenders
 
 
 def cells(path):
