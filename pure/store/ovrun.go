@@ -24,7 +24,7 @@ import (
 const (
 	// runMax is the most entries a run holds; a run a group writes past
 	// it is cut into runs of about runMax/2.
-	runMax = 32
+	runMax = 64
 	// runHalf is the size of the runs a cut makes, and of the runs an
 	// overlay built from scratch is cut into.
 	runHalf = runMax / 2
