@@ -34,7 +34,7 @@ func testCommitAllocs(t *testing.T, opts *Options, want float64) {
 		}
 	})
 	if n > want {
-		t.Fatalf("%v allocations per put+commit, want at most %v (the Tx, the version and in log mode its overlay's entries)", n, want)
+		t.Fatalf("%v allocations per put+commit, want at most %v (the Tx handle, the version and in log mode its overlay's entries)", n, want)
 	}
 }
 

@@ -39,8 +39,8 @@ func TestPutBorrowed_KeepsTheValueNotACopy(t *testing.T) {
 				if err := tx.PutBorrowed([]byte(k), body, Any); err != nil {
 					t.Fatal(err)
 				}
-				if tx.mem != nil || len(tx.buf) != len(k) {
-					t.Fatalf("commit %d: the transaction copied the value (buffer %d bytes for a %d-byte key, pooled memory %v)", i, len(tx.buf), len(k), tx.mem != nil)
+				if tx.t.mem != nil || len(tx.t.buf) != len(k) {
+					t.Fatalf("commit %d: the transaction copied the value (buffer %d bytes for a %d-byte key, pooled memory %v)", i, len(tx.t.buf), len(k), tx.t.mem != nil)
 				}
 				if got, _, ok := tx.Get([]byte(k)); !ok || &got[0] != &body[0] {
 					t.Fatalf("commit %d: Get in the transaction does not return the lent value", i)

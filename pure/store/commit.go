@@ -12,7 +12,7 @@ import (
 // inline path, the syncer once the sync in flight returned when the group
 // is queued (ready).
 type written struct {
-	batch  []*Tx
+	batch  []*txn
 	v      *version // holds its own reference on v.m; nil: nothing to sync
 	f      File
 	queued bool // left ready for the syncer, which writes its head and syncs it
@@ -435,7 +435,7 @@ func (s *Store) syncPublish(w *written) error {
 }
 
 // failAll fails every member of batch that has no result yet.
-func failAll(batch []*Tx, err error) {
+func failAll(batch []*txn, err error) {
 	for _, tx := range batch {
 		if tx.err == nil {
 			tx.err, tx.rev = err, 0

@@ -308,6 +308,15 @@
 // "store: Snapshot used after Release" rather than reading memory that may
 // be unmapped.
 //
+// A *Tx is a small handle over a transaction's state, which is recycled
+// when the transaction ends (and its Commit returned): the handle lets go
+// of it then, so a stale handle's Put, Delete, Commit and Rollback return
+// ErrTxDone and its Get finds nothing, whoever has the state now. The
+// snapshot Tx.Snapshot lends is allocated for that handle and never
+// recycled, so reading it after the end panics as above. Recycling the
+// state (about 400 bytes) cut the bytes a 64-writer commit allocates
+// from 961 to 338 with the edit slab (experiment 123).
+//
 // For a read path that allocates nothing, a caller may own a Snapshot or
 // a Borrowed (embedded in a connection's state, say) and fill it again and
 // again with Store.SnapshotInto, Snapshot.BorrowInto or Store.BorrowInto.

@@ -59,8 +59,8 @@ import (
 // idle while they could form the next group during this one's sync.
 type group struct {
 	mu      sync.Mutex
-	queue   []*Tx
-	spare   []*Tx
+	queue   []*txn
+	spare   []*txn
 	leading bool
 	recent  int // size of the last group taken
 	// arrive is poked when the queue grows or a sync ends, for the one
@@ -68,6 +68,10 @@ type group struct {
 	// gathering, or Close and Compact waiting for the sync in flight).
 	arrive chan struct{}
 	wait   time.Duration
+	// timer is the gathering wait's, reused from leader to leader (only
+	// the holder of Store.wmu touches it): Reset clears a value a
+	// previous gathering left unreceived.
+	timer *time.Timer
 	// pokeAt is the queue length at which a committer pokes arrive while
 	// a leader sleeps gathering (0: at every arrival): the size its group
 	// still needs to close, at most pokeChunk, so that it is woken once
@@ -87,19 +91,12 @@ type group struct {
 	kick chan struct{}
 }
 
-// wakePool recycles the channels a committer sleeps on: each carries one
-// message per commit (lead, or the result is ready), received before the
-// channel goes back to the pool, and nobody sends on it after that.
-var wakePool = sync.Pool{New: func() any { return make(chan bool, 1) }}
-
-// commit runs tx through the group commit and returns its result.
-func (s *Store) commit(tx *Tx) (uint64, error) {
+// commit runs tx through the group commit and returns its result. The
+// committer sleeps on tx.wake, the channel its recycled state keeps: each
+// message sent on it (lead, or the result is ready) is received before
+// commit returns, and nobody sends on it after that.
+func (s *Store) commit(tx *txn) (uint64, error) {
 	g := &s.g
-	tx.wake = wakePool.Get().(chan bool)
-	defer func() {
-		wakePool.Put(tx.wake)
-		tx.wake = nil
-	}()
 	g.mu.Lock()
 	g.queue = append(g.queue, tx)
 	if g.leading {
@@ -135,7 +132,7 @@ func (s *Store) lead() {
 	s.wmu.Unlock()
 
 	g := &s.g
-	var next *Tx
+	var next *txn
 	g.mu.Lock()
 	if len(g.queue) > 0 {
 		next = g.queue[0]
@@ -170,7 +167,7 @@ func (s *Store) lead() {
 }
 
 // take removes the queue and appends it to batch.
-func (g *group) take(batch []*Tx) []*Tx {
+func (g *group) take(batch []*txn) []*txn {
 	if batch == nil {
 		batch, g.queue, g.spare = g.queue, g.spare, nil
 		return batch
@@ -195,7 +192,7 @@ type gathering struct {
 // nothing, once the group is closed: no sync is in flight and the
 // gathering wait does not apply (inline), or a sync is in flight, no group
 // is ready and this one is as large as the group synced last (pipelined).
-func (s *Store) gatherMore(batch []*Tx, gs *gathering) ([]*Tx, bool) {
+func (s *Store) gatherMore(batch []*txn, gs *gathering) ([]*txn, bool) {
 	g := &s.g
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -221,7 +218,12 @@ func (s *Store) gatherMore(batch []*Tx, gs *gathering) ([]*Tx, bool) {
 		need := target - len(batch) // the gathering wait's size
 		if !g.syncing {
 			if gs.timer == nil {
-				gs.timer = time.NewTimer(g.wait)
+				if g.timer == nil {
+					g.timer = time.NewTimer(g.wait)
+				} else {
+					g.timer.Reset(g.wait)
+				}
+				gs.timer = g.timer
 			}
 			expire = gs.timer.C
 		} else {

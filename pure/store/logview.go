@@ -200,7 +200,7 @@ func (lv *logView) merged(ov *overlay, foldAt int) {
 
 // validLog reports whether every revision tx relies on still holds
 // against lv.
-func (tx *Tx) validLog(lv *logView) bool {
+func (tx *txn) validLog(lv *logView) bool {
 	for _, c := range tx.checks {
 		if lv.rev(tx.key(c.k0, c.k1)) != c.rev {
 			return false

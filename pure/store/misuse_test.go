@@ -137,6 +137,74 @@ func TestTx_SnapshotRelease_IsNoOp(t *testing.T) {
 	closeAndReopen(t, s)
 }
 
+// TestTx_StaleHandle_Contained: a transaction's state is recycled when it
+// ends, so the next Begin may get the same state; the ended handle must
+// neither write into it nor read through it, and the snapshot the ended
+// transaction lent stays released.
+func TestTx_StaleHandle_Contained(t *testing.T) {
+	s := mustOpen(t, tempPath(t), &Options{Strict: true})
+	put(t, s, "a", "1")
+	base := refs(s)
+	for i := range 20 {
+		old, _ := s.Begin()
+		oldSn := old.Snapshot()
+		old.Put([]byte("o"), []byte(fmt.Sprint(i)), Any)
+		if i%2 == 0 {
+			if _, err := old.Commit(); err != nil {
+				t.Fatal(err)
+			}
+		} else if err := old.Rollback(); err != nil {
+			t.Fatal(err)
+		}
+		tx, _ := s.Begin() // likely the state old had
+		tx.Put([]byte("b"), []byte(fmt.Sprint(i)), Any)
+		for name, err := range map[string]error{
+			"Put":         old.Put([]byte("x"), []byte("stale"), Any),
+			"PutBorrowed": old.PutBorrowed([]byte("x"), []byte("stale"), Any),
+			"Delete":      old.Delete([]byte("b"), Any),
+			"Rollback":    old.Rollback(),
+		} {
+			if err != ErrTxDone {
+				t.Fatalf("round %d: %s on an ended Tx = %v, want ErrTxDone", i, name, err)
+			}
+		}
+		if _, err := old.Commit(); err != ErrTxDone {
+			t.Fatalf("round %d: Commit on an ended Tx = %v, want ErrTxDone", i, err)
+		}
+		if _, _, ok := old.Get([]byte("b")); ok {
+			t.Fatalf("round %d: an ended Tx reads the next transaction's write", i)
+		}
+		if old.Snapshot() != oldSn {
+			t.Fatalf("round %d: an ended Tx's Snapshot changed", i)
+		}
+		func() {
+			defer func() {
+				if msg, _ := recover().(string); !strings.Contains(msg, "used after Release") {
+					t.Fatalf("round %d: read through an ended Tx's snapshot: panic %q, want one naming the misuse", i, msg)
+				}
+			}()
+			oldSn.Get([]byte("a"))
+		}()
+		if v, _, ok := tx.Get([]byte("b")); !ok || v == nil || string(v) != fmt.Sprint(i) {
+			t.Fatalf("round %d: the new transaction reads b=%q %v", i, v, ok)
+		}
+		if _, err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if v, _, _ := get(t, s, "x"); v != "" {
+		t.Fatalf("x=%q: a stale handle wrote", v)
+	}
+	if v, _, _ := get(t, s, "b"); v != "19" {
+		t.Fatalf("b=%q, want 19", v)
+	}
+	if got := refs(s); got != base {
+		t.Fatalf("references %d after the transactions, want %d", got, base)
+	}
+	checkFreshPairs(t, s)
+	closeAndReopen(t, s)
+}
+
 // TestSnapshot_UseAfterRelease_Panics: a read through a released snapshot
 // panics with a message naming the misuse, instead of reading memory that
 // may be unmapped.

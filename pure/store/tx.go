@@ -26,20 +26,34 @@ const (
 // Blind writes (Any, no Get) never conflict.
 //
 // Lifetime: after Commit or Rollback the Tx must not be used except for
-// further Commit/Rollback calls, which return ErrTxDone. Slices returned by
-// Get are valid until then.
+// further Commit/Rollback calls, which return ErrTxDone (Put, PutBorrowed
+// and Delete return it too, and Get finds nothing). Slices returned by Get
+// are valid until then.
 //
 // Concurrency: a Tx belongs to one goroutine. Any number of transactions may
 // be open and commit concurrently; concurrent commits are grouped.
+//
+// A Tx is a small handle: the transaction's state (its snapshot, buffers
+// and place in the commit group) is recycled from one transaction to the
+// next, and the handle lets go of it when the transaction ends, so a
+// stale handle finds nothing to act on and a recycled state is never
+// reached through it.
 type Tx struct {
 	noCopy noCopy
+	t      *txn      // the state; nil once the transaction ended
+	sn     *Snapshot // Snapshot's, allocated at its first call
+}
+
+// txn is a transaction's state, recycled through txnPool: only its Tx
+// handle (until the transaction ends) and the commit group (until the
+// transaction's Commit returns) refer to it.
+type txn struct {
 	s      *Store
-	sn     *Snapshot // &snap
-	snap   Snapshot  // owned: its Release does nothing, end releases it
+	snap   Snapshot  // owned: end releases it
+	ext    *Snapshot // the one Tx.Snapshot lent, released by end; nil if none
 	buf    []byte    // copies of keys and values; entries point in by offset
 	writes []txWrite // sorted by key, one per key
 	checks []txCheck // sorted by key, one per key: the revisions relied on
-	done   bool
 	// unordered is set by the first write that did not sort after every
 	// write before it: until then a write is appended after one
 	// comparison (writes in key order), from then on searched for.
@@ -58,11 +72,19 @@ type Tx struct {
 	// from txMemPool and given back when it ends.
 	mem *txMem
 
+	// wake carries one message per message-wait of a commit (lead the
+	// next group: true; the result is ready: false), each received before
+	// Commit returns, so it is empty whenever the state is recycled.
+	wake chan bool
 	// Filled in by the commit group.
-	wake chan bool // true: lead the next group; false: result is ready
-	rev  uint64
-	err  error
+	rev uint64
+	err error
 }
+
+// txnPool recycles transactions' states. A state goes back once its
+// transaction ended and, if it committed, its Commit returned: by then
+// the group that wrote it is done with it (commit.go, group.go).
+var txnPool = sync.Pool{New: func() any { return &txn{wake: make(chan bool, 1)} }}
 
 // txWrite is one key's write: its key at buf[k0:k1], its value at
 // buf[v0:v1], or, when v0 < 0, lent[-1-v0] (PutBorrowed). The lent
@@ -76,7 +98,7 @@ type txWrite struct {
 
 // value returns w's value: the one lent to PutBorrowed, or the copy in
 // the transaction's buffer.
-func (tx *Tx) value(w *txWrite) []byte {
+func (tx *txn) value(w *txWrite) []byte {
 	if w.v0 < 0 {
 		return tx.lent[-1-w.v0]
 	}
@@ -98,12 +120,12 @@ func (s *Store) Begin() (*Tx, error) {
 	if v == nil {
 		return nil, ErrClosed
 	}
-	tx := &Tx{s: s}
-	tx.sn = &tx.snap
-	tx.snap.owned = true
-	tx.snap.pin(v)
-	tx.buf, tx.writes, tx.checks = tx.buf0[:0], tx.writes0[:0], tx.checks0[:0]
-	return tx, nil
+	t := txnPool.Get().(*txn)
+	t.s = s
+	t.snap.owned = true
+	t.snap.pin(v)
+	t.buf, t.writes, t.checks = t.buf0[:0], t.writes0[:0], t.checks0[:0]
+	return &Tx{t: t}, nil
 }
 
 // Snapshot returns the snapshot the transaction reads from. Reads through
@@ -111,25 +133,37 @@ func (s *Store) Begin() (*Tx, error) {
 // transaction ends (Commit or Rollback), which releases it; its Release
 // method does nothing, so releasing it by mistake, once or more, harms
 // nothing. Reading it after the transaction ended panics like any released
-// snapshot.
-func (tx *Tx) Snapshot() *Snapshot { return tx.sn }
+// snapshot. The first call allocates it (it is never recycled, so a stale
+// pointer to it stays released); later calls return the same one.
+func (tx *Tx) Snapshot() *Snapshot {
+	if tx.sn == nil {
+		tx.sn = &Snapshot{owned: true}
+		if t := tx.t; t != nil {
+			t.snap.m.acquire() // held by the transaction: cannot fail
+			tx.sn.m, tx.sn.d, tx.sn.h, tx.sn.ov = t.snap.m, t.snap.d, t.snap.h, t.snap.ov
+			tx.sn.live.Store(true)
+			t.ext = tx.sn
+		}
+	}
+	return tx.sn
+}
 
-func (tx *Tx) key(k0, k1 int) []byte { return tx.buf[k0:k1:k1] }
+func (tx *txn) key(k0, k1 int) []byte { return tx.buf[k0:k1:k1] }
 
-func (tx *Tx) findWrite(key []byte) (int, bool) {
+func (tx *txn) findWrite(key []byte) (int, bool) {
 	return slices.BinarySearchFunc(tx.writes, key, func(w txWrite, k []byte) int {
 		return bytes.Compare(tx.buf[w.k0:w.k1], k)
 	})
 }
 
-func (tx *Tx) findCheck(key []byte) (int, bool) {
+func (tx *txn) findCheck(key []byte) (int, bool) {
 	return slices.BinarySearchFunc(tx.checks, key, func(c txCheck, k []byte) int {
 		return bytes.Compare(tx.buf[c.k0:c.k1], k)
 	})
 }
 
 // store copies b into the transaction's buffer and returns its bounds.
-func (tx *Tx) store(b []byte) (int, int) {
+func (tx *txn) store(b []byte) (int, int) {
 	start := len(tx.buf)
 	if start+len(b) > cap(tx.buf) && tx.mem == nil {
 		tx.takeMem()
@@ -159,7 +193,7 @@ var txMemPool = sync.Pool{New: func() any { return new(txMem) }}
 const maxPooledTx = 1 << 20
 
 // takeMem moves the transaction's buffer and lists into pooled memory.
-func (tx *Tx) takeMem() {
+func (tx *txn) takeMem() {
 	m := txMemPool.Get().(*txMem)
 	tx.mem = m
 	tx.buf = append(m.buf[:0], tx.buf...)
@@ -168,7 +202,7 @@ func (tx *Tx) takeMem() {
 }
 
 // putMem gives the transaction's pooled memory back.
-func (tx *Tx) putMem() {
+func (tx *txn) putMem() {
 	m := tx.mem
 	tx.mem = nil
 	if cap(tx.buf) > maxPooledTx {
@@ -179,7 +213,7 @@ func (tx *Tx) putMem() {
 }
 
 // addCheck records that the transaction relies on key having revision rev.
-func (tx *Tx) addCheck(key []byte, rev uint64) {
+func (tx *txn) addCheck(key []byte, rev uint64) {
 	i, ok := tx.findCheck(key)
 	if ok {
 		return // the snapshot is fixed: the first record is the same
@@ -193,9 +227,13 @@ func (tx *Tx) addCheck(key []byte, rev uint64) {
 // Keys read from the snapshot are recorded: if one changes before Commit,
 // Commit returns ErrConflict.
 func (tx *Tx) Get(key []byte) (val []byte, rev uint64, ok bool) {
-	if tx.done {
+	if tx.t == nil {
 		return nil, 0, false
 	}
+	return tx.t.get(key)
+}
+
+func (tx *txn) get(key []byte) (val []byte, rev uint64, ok bool) {
 	if i, found := tx.findWrite(key); found {
 		w := tx.writes[i]
 		if w.del {
@@ -203,7 +241,7 @@ func (tx *Tx) Get(key []byte) (val []byte, rev uint64, ok bool) {
 		}
 		return tx.value(&w), 0, true
 	}
-	val, rev, ok = tx.sn.Get(key)
+	val, rev, ok = tx.snap.Get(key)
 	tx.addCheck(key, rev)
 	return val, rev, ok
 }
@@ -217,7 +255,10 @@ func (tx *Tx) Put(key, val []byte, expect uint64) error {
 	if len(val) > MaxValueSize {
 		return ErrValueTooLarge
 	}
-	return tx.write(key, val, expect, false, false)
+	if tx.t == nil {
+		return ErrTxDone
+	}
+	return tx.t.write(key, val, expect, false, false)
 }
 
 // PutBorrowed is Put without the copy of val: the transaction keeps val
@@ -230,21 +271,25 @@ func (tx *Tx) PutBorrowed(key, val []byte, expect uint64) error {
 	if len(val) > MaxValueSize {
 		return ErrValueTooLarge
 	}
-	return tx.write(key, val, expect, false, true)
+	if tx.t == nil {
+		return ErrTxDone
+	}
+	return tx.t.write(key, val, expect, false, true)
 }
 
 // Delete removes key; expect is as for Put. Deleting an absent key with Any
 // is allowed and changes nothing but the revision counter.
 func (tx *Tx) Delete(key []byte, expect uint64) error {
-	return tx.write(key, nil, expect, true, false)
+	if tx.t == nil {
+		return ErrTxDone
+	}
+	return tx.t.write(key, nil, expect, true, false)
 }
 
 // write records a put (del false) or a delete of key; a put's val is
 // copied, or kept as it is with borrow (PutBorrowed).
-func (tx *Tx) write(key, val []byte, expect uint64, del, borrow bool) error {
+func (tx *txn) write(key, val []byte, expect uint64, del, borrow bool) error {
 	switch {
-	case tx.done:
-		return ErrTxDone
 	case len(key) == 0:
 		return ErrKeyEmpty
 	case len(key) > MaxKeySize:
@@ -255,7 +300,7 @@ func (tx *Tx) write(key, val []byte, expect uint64, del, borrow bool) error {
 		if expect == Absent {
 			want = 0
 		}
-		_, rev, _ := tx.sn.Get(key)
+		_, rev, _ := tx.snap.Get(key)
 		if rev != want {
 			return ErrConflict
 		}
@@ -288,7 +333,7 @@ func (tx *Tx) write(key, val []byte, expect uint64, del, borrow bool) error {
 
 // setValue sets w's value to val: kept as it is with borrow (an empty
 // one needs no room either way), else copied into the buffer.
-func (tx *Tx) setValue(w *txWrite, val []byte, borrow bool) {
+func (tx *txn) setValue(w *txWrite, val []byte, borrow bool) {
 	if borrow && len(val) > 0 {
 		if tx.lent == nil {
 			tx.lent = tx.lent0[:0]
@@ -307,40 +352,51 @@ func (tx *Tx) setValue(w *txWrite, val []byte, borrow bool) {
 // not be written or synced. A transaction without writes commits nothing and
 // returns 0.
 func (tx *Tx) Commit() (uint64, error) {
-	if tx.done {
+	t := tx.t
+	if t == nil {
 		return 0, ErrTxDone
 	}
-	tx.done = true
-	defer tx.end()
-	if len(tx.writes) == 0 {
+	tx.t = nil
+	defer t.end()
+	if len(t.writes) == 0 {
 		return 0, nil
 	}
-	return tx.s.commit(tx)
+	return t.s.commit(t)
 }
 
 // Rollback discards the transaction. It returns ErrTxDone if the
 // transaction already ended.
 func (tx *Tx) Rollback() error {
-	if tx.done {
+	t := tx.t
+	if t == nil {
 		return ErrTxDone
 	}
-	tx.done = true
-	tx.end()
+	tx.t = nil
+	t.end()
 	return nil
 }
 
-func (tx *Tx) end() {
-	tx.sn.release()
+// end releases the transaction's snapshots and memory and recycles its
+// state; its handle has already let go of it.
+func (tx *txn) end() {
+	tx.snap.release()
+	if tx.ext != nil {
+		tx.ext.release()
+		tx.ext = nil
+	}
 	if tx.mem != nil {
 		tx.putMem()
 	}
 	clear(tx.lent) // the caller's values: nothing may keep them alive
 	tx.buf, tx.writes, tx.checks, tx.lent = nil, nil, nil, nil
+	tx.s, tx.unordered, tx.rev, tx.err = nil, false, 0, nil
+	tx.snap = Snapshot{}
+	txnPool.Put(tx)
 }
 
 // valid reports whether every revision the transaction relies on still
 // holds in the working tree.
-func (tx *Tx) valid(t *wtree) bool {
+func (tx *txn) valid(t *wtree) bool {
 	for _, c := range tx.checks {
 		if t.rev(tx.key(c.k0, c.k1)) != c.rev {
 			return false
@@ -350,7 +406,7 @@ func (tx *Tx) valid(t *wtree) bool {
 }
 
 // apply writes the transaction into the working tree at revision rev.
-func (tx *Tx) apply(t *wtree, rev uint64) {
+func (tx *txn) apply(t *wtree, rev uint64) {
 	for _, w := range tx.writes {
 		k := tx.key(w.k0, w.k1)
 		if w.del {
