@@ -10,6 +10,7 @@ type scratch struct {
 	res     [][]entry // per depth: the entries a lazy branch's children became
 	ends    [][]int   // per depth: where each child's entries end in res
 	out     []entry   // the root's entries
+	app     []entry   // spillAppended's entries of one leaf's appended keys
 	head    [headSize]byte
 }
 
@@ -115,6 +116,7 @@ func (sc *scratch) reset() {
 	}
 	sc.patches = keep(sc.patches)
 	sc.out = keep(sc.out)
+	sc.app = keep(sc.app)
 	sc.t = wtree{}
 }
 
