@@ -464,17 +464,45 @@ func sortNewsByRef(news, to []pending, refs []newsRef) ([]pending, []newsRef) {
 	for i := range news {
 		refs = append(refs, newsRef{news[i].head, i})
 	}
-	slices.SortFunc(refs, func(a, b newsRef) int {
-		if a.head != b.head {
-			return cmp.Compare(a.head, b.head)
-		}
-		return bytes.Compare(news[a.i].key, news[b.i].key)
-	})
+	if len(refs) <= insertMax {
+		insertRefs(refs, news)
+	} else {
+		slices.SortFunc(refs, func(a, b newsRef) int {
+			if a.head != b.head {
+				return cmp.Compare(a.head, b.head)
+			}
+			return bytes.Compare(news[a.i].key, news[b.i].key)
+		})
+	}
 	to = to[:0]
 	for _, r := range refs {
 		to = append(to, news[r.i])
 	}
 	return to, refs
+}
+
+// insertMax is the most writes sortNewsByRef sorts by insertion.
+const insertMax = 64
+
+// insertRefs sorts refs (of writes in news) by head, then key, by
+// insertion: for a 64-writer group (about 30 writes, in arrival order) a
+// shift of 16-byte refs and an inline comparison of heads cost less than
+// pdqsort's calls of a comparison closure (callgrind, sortNewsByRef in
+// all: 2.7k against 3.4k instructions per group, BenchmarkGroupShapeRAM
+// writers=64-mixed).
+func insertRefs(refs []newsRef, news []pending) {
+	for i := 1; i < len(refs); i++ {
+		r := refs[i]
+		j := i
+		for ; j > 0; j-- {
+			q := refs[j-1]
+			if q.head < r.head || q.head == r.head && bytes.Compare(news[q.i].key, news[r.i].key) < 0 {
+				break
+			}
+			refs[j] = q
+		}
+		refs[j] = r
+	}
 }
 
 // checkRuns verifies ov's runs and index in d: each run non-empty, at
