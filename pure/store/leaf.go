@@ -198,12 +198,16 @@ func (sp *spiller) spillAppended(n *wnode, out []entry) ([]entry, bool) {
 	if at < count {
 		// Inserted before the clean entries from at: the clean node is
 		// cut there, its head rewritten without them, its tail apart.
+		// The two lists of drops are the scratch's, not grown from nothing
+		// for each cut leaf (a drop is a 104-byte patch).
+		head, tail = sp.sc.drops[:0], sp.sc.drops2[:0]
 		for i := at; i < count; i++ {
 			head = append(head, patch{at: i, drop: true})
 		}
 		for i := range at {
 			tail = append(tail, patch{at: i, drop: true})
 		}
+		sp.sc.drops, sp.sc.drops2 = head, tail
 	}
 	hsize, hcount := patchedShape(d, n.off, true, head)
 	if hsize < sp.nodeSize/2 {

@@ -11,6 +11,8 @@ type scratch struct {
 	ends    [][]int   // per depth: where each child's entries end in res
 	out     []entry   // the root's entries
 	app     []entry   // spillAppended's entries of one leaf's appended keys
+	drops   []patch   // spillAppended's drops of a cut leaf's head
+	drops2  []patch   // and of its tail
 	head    [headSize]byte
 }
 
@@ -117,6 +119,7 @@ func (sc *scratch) reset() {
 	sc.patches = keep(sc.patches)
 	sc.out = keep(sc.out)
 	sc.app = keep(sc.app)
+	sc.drops, sc.drops2 = keep(sc.drops), keep(sc.drops2)
 	sc.t = wtree{}
 }
 
