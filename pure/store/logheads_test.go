@@ -273,38 +273,3 @@ func TestCmpSameHead_MatchesBytes(t *testing.T) {
 		}
 	}
 }
-
-// TestFilterHash_Tail: filterHash's tail of 4 to 7 bytes, read in two
-// overlapping loads, is the bytes' little-endian integer, as the loop
-// over every byte made it: the hash of every key length 0 to 24 matches
-// the byte-wise reference.
-func TestFilterHash_Tail(t *testing.T) {
-	ref := func(key []byte) uint64 {
-		h := uint64(len(key)) * 0x9e3779b97f4a7c15
-		for len(key) >= 8 {
-			h = (h ^ le.Uint64(key)) * 0xff51afd7ed558ccd
-			h ^= h >> 29
-			key = key[8:]
-		}
-		var t uint64
-		for i, c := range key {
-			t |= uint64(c) << (8 * i)
-		}
-		h = (h ^ t) * 0xc4ceb9fe1a85ec53
-		h ^= h >> 32
-		h *= 0xff51afd7ed558ccd
-		return h ^ h>>29
-	}
-	rng := rand.New(rand.NewPCG(testSeed(t), 9751))
-	for n := range 25 {
-		for range 50 {
-			k := make([]byte, n)
-			for i := range k {
-				k[i] = byte(rng.IntN(256))
-			}
-			if got, want := filterHash(k), ref(k); got != want {
-				t.Fatalf("filterHash(%x) = %#x, byte-wise %#x", k, got, want)
-			}
-		}
-	}
-}

@@ -104,16 +104,9 @@ func filterHash(key []byte) uint64 {
 		h ^= h >> 29
 		key = key[8:]
 	}
-	// The last 0-7 bytes as a little-endian integer; 4 to 7 of them as
-	// two overlapping 4-byte loads (the overlap puts the same bytes in
-	// the same places), without a loop.
 	var t uint64
-	if n := len(key); n >= 4 {
-		t = uint64(le.Uint32(key)) | uint64(le.Uint32(key[n-4:]))<<(8*uint(n-4))
-	} else {
-		for i, c := range key {
-			t |= uint64(c) << (8 * i)
-		}
+	for i, c := range key {
+		t |= uint64(c) << (8 * i)
 	}
 	h = (h ^ t) * 0xc4ceb9fe1a85ec53
 	h ^= h >> 32
