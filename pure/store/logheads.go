@@ -42,23 +42,13 @@ func keyHead(key []byte) uint64 {
 }
 
 // cmpSameHead compares the key of the log entry at e with key, as
-// bytes.Compare does, given that the two keys have the same head. Past
-// the heads it compares the next 8 bytes of each as heads again (the
-// same order argument), and bytes only beyond them: keys of 9 to 16
-// bytes, or longer ones that differ in those 8, compare as integers.
+// bytes.Compare does, given that the two keys have the same head.
 func cmpSameHead(d []byte, e uint64, key []byte) int {
 	kl := uint64(le.Uint16(d[e+12:]))
 	if kl <= 8 || len(key) <= 8 {
 		return cmp.Compare(kl, uint64(len(key)))
 	}
-	a, b := d[e+leafEntFixed+8:e+leafEntFixed+kl], key[8:]
-	if ha, hb := keyHead(a), keyHead(b); ha != hb {
-		return cmp.Compare(ha, hb)
-	}
-	if len(a) <= 8 || len(b) <= 8 {
-		return cmp.Compare(len(a), len(b))
-	}
-	return bytes.Compare(a[8:], b[8:])
+	return bytes.Compare(d[e+leafEntFixed+8:e+leafEntFixed+kl], key[8:])
 }
 
 // searchEnts returns the index of the first of ents (log entries, sorted

@@ -433,7 +433,30 @@ func searchAppend(d []byte, ents, heads []uint64, key []byte, h uint64) (int, bo
 	case c == 0:
 		return lo - 1, true
 	}
-	return searchEntsHead(d, ents[:lo-1], heads[:lo-1], key, h)
+	// Below it: among the keys of head h before it (found comparing
+	// heads alone), by their keys.
+	hi = lo - 1
+	lo = 0
+	for l := hi; lo < l; {
+		m := int(uint(lo+l) >> 1)
+		if heads[m] < h {
+			lo = m + 1
+		} else {
+			l = m
+		}
+	}
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		switch c := cmpSameHead(d, ents[m], key); {
+		case c == 0:
+			return m, true
+		case c < 0:
+			lo = m + 1
+		default:
+			hi = m
+		}
+	}
+	return lo, false
 }
 
 // sortNews sorts a group's pending writes as overlay entries are: by head,
