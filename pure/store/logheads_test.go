@@ -235,3 +235,36 @@ func TestKeyHead_EveryLength(t *testing.T) {
 		}
 	}
 }
+
+// TestCmpSameHead_MatchesBytes: cmpSameHead orders keys of one head as
+// bytes.Compare does, for keys that share their first 8 bytes and then
+// differ within the next 8, share 16 or more, end inside or at the
+// second 8 bytes, or hold zeros where the shorter key's padding is.
+func TestCmpSameHead_MatchesBytes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(testSeed(t), 975))
+	prefixes := headPrefixes(rng)
+	key := func(p []byte) []byte {
+		k := append([]byte(nil), p...)
+		if rng.IntN(2) == 0 { // a second shared 8 bytes
+			k = append(k, prefixes[rng.IntN(len(prefixes))]...)
+		}
+		for range rng.IntN(12) {
+			k = append(k, []byte{0, 1, 'a', 0xff}[rng.IntN(4)])
+		}
+		return k
+	}
+	for range 20000 {
+		p := prefixes[rng.IntN(len(prefixes))]
+		a, b := key(p), key(p)
+		if rng.IntN(4) == 0 {
+			b = append(append([]byte(nil), a...), 0) // a prefix of b, b's rest a zero
+		}
+		if keyHead(a) != keyHead(b) {
+			continue
+		}
+		d := appendLogEntry(nil, a, nil, 1, false)
+		if got, want := cmpSameHead(d, 0, b), bytes.Compare(a, b); got != want {
+			t.Fatalf("cmpSameHead(%q, %q) = %d, bytes.Compare %d", a, b, got, want)
+		}
+	}
+}

@@ -211,3 +211,60 @@ func TestOverlay_RunsSearch(t *testing.T) {
 		}
 	}
 }
+
+// TestOverlay_RunsWritersAppend commits what pure-kvbench's writers do to
+// the overlay's runs (mergeRuns's searchAppend and its runs laid into
+// fresh directly, or cut past runMax): 40 writers each appending keys to
+// its own range, groups of 1 to 60 writes from writers in a scrambled
+// order, now and then a writer's earlier key written again, deleted, or
+// a key put in the middle of a range (before keys of its head), in
+// strict mode (each new overlay checked against Open's), folding and
+// reopening along the way; the model must read back.
+func TestOverlay_RunsWritersAppend(t *testing.T) {
+	rng := rand.New(rand.NewPCG(testSeed(t), 9752))
+	path := tempPath(t)
+	opts := &Options{FoldEntries: 700, Strict: true}
+	s := mustOpen(t, path, opts)
+	defer func() { s.Close() }()
+	const writers = 40
+	next := make([]int, writers)
+	model := map[string]string{}
+	wkey := func(w, n int) []byte { return fmt.Appendf(nil, "w%03d-%010d", w, n) }
+	for c := range 300 {
+		tx, err := s.Begin()
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 1 + rng.IntN(60)
+		for j := range n {
+			w := (c*7 + j*13) % writers
+			switch r := rng.IntN(20); {
+			case r == 0 && next[w] > 0: // written again, or deleted
+				writeModel(t, tx, model, wkey(w, rng.IntN(next[w])), fmt.Sprintf("again%d", c), rng.IntN(2) == 0)
+			case r == 1 && next[w] > 2: // in the middle of the range, under a key of its head
+				writeModel(t, tx, model, append(wkey(w, rng.IntN(next[w]-1)), 'm'), fmt.Sprintf("mid%d", c), false)
+			default:
+				writeModel(t, tx, model, wkey(w, next[w]), fmt.Sprintf("v%d", c), false)
+				next[w]++
+			}
+		}
+		if _, err := tx.Commit(); err != nil {
+			t.Fatalf("commit %d: %v", c, err)
+		}
+		if c == 150 {
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			s = mustOpen(t, path, opts)
+		}
+	}
+	sn, err := s.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSnapshotModel(t, rng, "the end", sn, model)
+	sn.Release()
+	if err := s.Check(); err != nil {
+		t.Fatal(err)
+	}
+}

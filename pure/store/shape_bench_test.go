@@ -12,10 +12,18 @@ import (
 // its earlier ones in its own range, 16-byte values, in RAM mode with
 // files' fold bound, so that the leader's work per group (the overlay's
 // merge, and one fold per 1,024 keys) can be counted alone. It reports
-// the bytes written per group.
+// the bytes written per group. The -mixed case puts a group's writers in
+// a scrambled order, as they arrive at the leader, rather than by number.
 func BenchmarkGroupShapeRAM(b *testing.B) {
-	for _, c := range []struct{ writers, group int }{{8, 8}, {64, 32}} {
-		b.Run(fmt.Sprint("writers=", c.writers), func(b *testing.B) {
+	for _, c := range []struct {
+		writers, group int
+		mixed          bool
+	}{{8, 8, false}, {64, 32, false}, {64, 32, true}} {
+		name := fmt.Sprint("writers=", c.writers)
+		if c.mixed {
+			name += "-mixed"
+		}
+		b.Run(name, func(b *testing.B) {
 			s, err := OpenRAM(&Options{FoldEntries: DefaultFoldEntries, AutoCompact: -1})
 			if err != nil {
 				b.Fatal(err)
@@ -31,6 +39,9 @@ func BenchmarkGroupShapeRAM(b *testing.B) {
 				tx, _ := s.Begin()
 				for j := range c.group {
 					w := (i*c.group + j) % c.writers
+					if c.mixed { // arrival order, not the writers' order
+						w = (i*c.group + j*37) % c.writers
+					}
 					k = fmt.Appendf(k[:0], "w%03d-%010d", w, next[w])
 					next[w]++
 					tx.Put(k, val, Any)
