@@ -14,8 +14,9 @@
 //  4. Schedule (schedule.go) orders the cells, pair by pair in ABBA order
 //     (pair 1 before then after, pair 2 after then before, ...);
 //     measure.RunCells runs the two sides of one workload in one pair
-//     together, and each line is appended to runs.jsonl and fsync'd
-//     (expdir.RunsWriter) as it finishes. history.go keeps each side's
+//     together (cells.go), and each line is appended to runs.jsonl and
+//     fsync'd (expdir.RunsWriter) as it finishes; extend.go adds pairs
+//     for the part of a workload the judge left unknown. history.go keeps each side's
 //     floors for the settling rule's reference (judge.Rounds).
 //  5. profiles.go converts pair 1's callgrind dumps into pprof profiles;
 //     a completed A/A experiment becomes its commit's calibration.
