@@ -212,6 +212,35 @@ func TestOverlay_RunsSearch(t *testing.T) {
 	}
 }
 
+// TestSortNewsByRef_Orders: a group's writes come out sorted by head and
+// key, each once, for groups sorted by insertion (up to insertMax) and by
+// pdqsort (beyond), with keys that share heads and keys that do not.
+func TestSortNewsByRef_Orders(t *testing.T) {
+	rng := rand.New(rand.NewPCG(testSeed(t), 976))
+	prefixes := headPrefixes(rng)
+	for _, n := range []int{pendScan + 1, 30, insertMax, insertMax + 1, 300} {
+		seen := map[string]bool{}
+		var news []pending
+		for len(news) < n {
+			k := headKey(rng, prefixes)
+			if len(k) == 0 || seen[string(k)] {
+				continue
+			}
+			seen[string(k)] = true
+			news = append(news, pending{key: k, head: keyHead(k), rev: uint64(len(news))})
+		}
+		sorted, _ := sortNewsByRef(news, nil, nil)
+		if len(sorted) != n {
+			t.Fatalf("%d writes: %d sorted", n, len(sorted))
+		}
+		for i := 1; i < n; i++ {
+			if bytes.Compare(sorted[i-1].key, sorted[i].key) >= 0 {
+				t.Fatalf("%d writes: %q before %q", n, sorted[i-1].key, sorted[i].key)
+			}
+		}
+	}
+}
+
 // TestOverlay_RunsWritersAppend commits what pure-kvbench's writers do to
 // the overlay's runs (mergeRuns's searchAppend and its runs laid into
 // fresh directly, or cut past runMax): 40 writers each appending keys to
