@@ -192,6 +192,7 @@ func (lv *logView) gather() int {
 	}
 	b := &lv.rb
 	b.reset()
+	b.layIn(&lv.arena, lv.ov, len(lv.news))
 	b.mergeRuns(lv.d, lv.ov, lv.news)
 	return b.n
 }

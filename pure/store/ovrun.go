@@ -182,7 +182,9 @@ var arenaGens atomic.Uint64
 // reuses its memory from group to group.
 type runBuilder struct {
 	refs  []runRef
-	fresh []uint64 // the new runs' entries and heads
+	fresh []uint64 // the new runs' entries and heads: own's memory, or the arena's tail (layIn)
+	own   []uint64 // the builder's own buffer for fresh, kept while laid is set
+	laid  bool     // fresh started in an arena's tail (layIn)
 	n     int      // entries in all
 	runs  int      // runs in all
 	te    []uint64 // addNews's entries and heads of one merged run, when cut
@@ -199,10 +201,33 @@ type runRef struct {
 }
 
 func (b *runBuilder) reset() {
+	if b.laid { // fresh was laid in an arena (or grew out of it): back to the own buffer
+		b.fresh, b.own, b.laid = b.own, nil, false
+	}
 	b.refs, b.fresh, b.n, b.runs = b.refs[:0], b.fresh[:0], 0, 0
 	if cap(b.fresh) > 4*keepEntries {
 		b.fresh, b.te, b.th, b.at, b.idx = nil, nil, nil, nil, nil // a huge group's runs go to the collector
 	}
+}
+
+// layIn lays the new runs of a merge over ov (of n entries in r runs, the
+// group adding news more) straight into a's free tail instead of fresh's
+// own buffer, when ov's runs are in a and the tail has room for every run
+// and index the merge can make: finish then indexes them where they are
+// instead of copying each into the arena (at 64 writers nearly every run
+// of the overlay is rewritten per group, about 250 bytes per commit).
+// The tail is past the newest overlay's index, where no published version
+// reads; a merge whose result is not merged (a fold instead) leaves only
+// unread words there. Call it after reset, before mergeRuns.
+func (b *runBuilder) layIn(a *runArena, ov *overlay, news int) {
+	if ov == nil || a.gen == 0 || ov.arenaGen != a.gen {
+		return
+	}
+	n := ov.n + news
+	if cap(a.words)-len(a.words) < 2*n+3*(len(ov.spans)+n/runHalf+2) {
+		return // finish needs a new arena anyway, or may
+	}
+	b.own, b.fresh, b.laid = b.fresh, a.words[len(a.words):len(a.words)], true
 }
 
 // share adds runs r to r2 (exclusive) of ov, the old overlay (b.n
@@ -268,6 +293,14 @@ func (b *runBuilder) finish(ov *overlay, a *runArena, old *overlay) {
 	}
 	firsts, fheads, spans := b.idx[:0:k], b.idx[k:k:2*k], b.idx[2*k:2*k:3*k]
 	arena := a.words
+	// The new runs laid in the arena's tail (layIn) stay there: the
+	// arena grows over them, and each is indexed where it is.
+	inPlace := shared && len(b.fresh) > 0 && len(arena)+len(b.fresh) <= cap(arena) &&
+		&arena[:len(arena)+1][len(arena)] == &b.fresh[0]
+	base := len(arena)
+	if inPlace {
+		arena = arena[:base+len(b.fresh)]
+	}
 	for _, f := range b.refs {
 		switch {
 		case f.old && shared:
@@ -283,6 +316,11 @@ func (b *runBuilder) finish(ov *overlay, a *runArena, old *overlay) {
 				fheads = append(fheads, old.arena[at+m])
 				arena = append(arena, old.arena[at:at+2*m]...)
 			}
+		case inPlace:
+			at, m := f.at, f.n
+			spans = append(spans, uint64(base+at)<<8|uint64(m))
+			firsts = append(firsts, b.fresh[at])
+			fheads = append(fheads, b.fresh[at+m])
 		default:
 			at, m := f.at, f.n
 			spans = append(spans, uint64(len(arena))<<8|uint64(m))

@@ -297,3 +297,99 @@ func TestOverlay_RunsWritersAppend(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestRunBuilder_LayIn merges groups of writers' appends (and some keys
+// written again) into overlays as the leader does, the new runs laid in
+// the arena's tail (layIn), and checks after each merge: the new overlay's
+// runs and index (checkRuns) and its entries against a model; every
+// earlier overlay still holding exactly the entries it had (the tail the
+// merge wrote in is read by no published version); and, while the arena
+// is not replaced, the merges laying their runs in its tail and the new
+// runs indexed from where they were laid.
+func TestRunBuilder_LayIn(t *testing.T) {
+	rng := rand.New(rand.NewPCG(testSeed(t), 977))
+	var d []byte
+	model := map[string]uint64{} // key -> its newest entry's offset
+	var b runBuilder
+	var a runArena
+	var ov *overlay
+	type kept struct {
+		ov   *overlay
+		ents []uint64
+	}
+	var olds []kept
+	const writers = 24
+	next := make([]int, writers)
+	inPlace := 0
+	for g := range 400 {
+		if g%97 == 96 { // a fold: the next overlay starts empty, in the same arena
+			ov, model = nil, map[string]uint64{}
+		}
+		var news []pending
+		seen := map[string]bool{}
+		for j := range 1 + rng.IntN(24) {
+			w := (g*5 + j*7) % writers
+			var k []byte
+			if rng.IntN(10) == 0 && next[w] > 0 {
+				k = fmt.Appendf(nil, "w%03d-%010d", w, rng.IntN(next[w]))
+			} else {
+				k = fmt.Appendf(nil, "w%03d-%010d", w, next[w])
+				next[w]++
+			}
+			if seen[string(k)] {
+				continue
+			}
+			seen[string(k)] = true
+			off := uint64(len(d))
+			d = appendLogEntry(d, k, []byte("v"), uint64(g), false)
+			news = append(news, pending{key: k, head: keyHead(k), off: off})
+			model[string(k)] = off
+		}
+		sortNews(news)
+		b.reset()
+		b.layIn(&a, ov, len(news))
+		b.mergeRuns(d, ov, news)
+		gen, base := a.gen, len(a.words)
+		laid := len(b.fresh) > 0 && cap(a.words) > base && &a.words[:base+1][base] == &b.fresh[0]
+		nv := new(overlay)
+		b.finish(nv, &a, ov)
+		if err := nv.checkRuns(d); err != nil {
+			t.Fatalf("group %d: %v", g, err)
+		}
+		if laid && a.gen == gen {
+			inPlace++
+			at, _ := spanOf(nv.spans[0])
+			for r := range nv.spans {
+				if s, _ := spanOf(nv.spans[r]); s >= base {
+					at = s
+					break
+				}
+			}
+			if at != base {
+				t.Fatalf("group %d: the first new run at %d, laid at %d", g, at, base)
+			}
+		}
+		var got []uint64
+		nv.all(func(e uint64) { got = append(got, e) })
+		want := slices.Collect(maps.Values(model))
+		slices.SortFunc(want, func(x, y uint64) int { return bytes.Compare(logKey(d, x), logKey(d, y)) })
+		if !slices.Equal(got, want) {
+			t.Fatalf("group %d: overlay of %d entries, model %d", g, len(got), len(want))
+		}
+		for _, o := range olds {
+			var now []uint64
+			o.ov.all(func(e uint64) { now = append(now, e) })
+			if !slices.Equal(now, o.ents) {
+				t.Fatalf("group %d: an earlier overlay changed", g)
+			}
+		}
+		olds = append(olds, kept{nv, got})
+		if len(olds) > 8 {
+			olds = olds[1:]
+		}
+		ov = nv
+	}
+	if inPlace < 300 {
+		t.Fatalf("runs laid in the arena in %d of 400 merges, want most", inPlace)
+	}
+}
