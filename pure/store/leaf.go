@@ -55,24 +55,16 @@ func (t *wtree) lazyPut(n *wnode, e entry) {
 	if !found {
 		t.count++
 	}
-	t.insertEdit(n, i, &patch{at: at, drop: found, add: true, e: e})
+	t.insertEdit(n, i, patch{at: at, drop: found, add: true, e: e})
 }
 
 // insertEdit inserts p at index i of lazy leaf n's edits, growing the
-// list into the group's arena rather than by append. An edit at the end
-// (a fold puts the overlay's keys in order, so most are) is stored in
-// place: slices.Insert's general path cost about 100 instructions per
-// edit of the 104-byte patches.
-func (t *wtree) insertEdit(n *wnode, i int, p *patch) {
+// list into the group's arena rather than by append.
+func (t *wtree) insertEdit(n *wnode, i int, p patch) {
 	if len(n.edits) == cap(n.edits) {
 		n.edits = t.nodes.growEdits(n.edits)
 	}
-	if k := len(n.edits); i == k {
-		n.edits = n.edits[:k+1]
-		n.edits[k] = *p
-		return
-	}
-	n.edits = slices.Insert(n.edits, i, *p)
+	n.edits = slices.Insert(n.edits, i, p)
 }
 
 // leafSearchFrom is leafSearch given that no entry below lo is >= key.
@@ -113,7 +105,7 @@ func (t *wtree) lazyDel(n *wnode, key []byte) {
 	}
 	t.count--
 	k := leafKey(t.d, entAt(t.d, n.off, at))
-	t.insertEdit(n, i, &patch{at: at, drop: true, e: entry{key: k}})
+	t.insertEdit(n, i, patch{at: at, drop: true, e: entry{key: k}})
 }
 
 // applyPatches returns the decoded entries of a clean node with ps
@@ -198,16 +190,12 @@ func (sp *spiller) spillAppended(n *wnode, out []entry) ([]entry, bool) {
 	if at < count {
 		// Inserted before the clean entries from at: the clean node is
 		// cut there, its head rewritten without them, its tail apart.
-		// The two lists of drops are the scratch's, not grown from nothing
-		// for each cut leaf (a drop is a 104-byte patch).
-		head, tail = sp.sc.drops[:0], sp.sc.drops2[:0]
 		for i := at; i < count; i++ {
 			head = append(head, patch{at: i, drop: true})
 		}
 		for i := range at {
 			tail = append(tail, patch{at: i, drop: true})
 		}
-		sp.sc.drops, sp.sc.drops2 = head, tail
 	}
 	hsize, hcount := patchedShape(d, n.off, true, head)
 	if hsize < sp.nodeSize/2 {
@@ -220,11 +208,7 @@ func (sp *spiller) spillAppended(n *wnode, out []entry) ([]entry, bool) {
 		sp.buf = appendPatched(sp.buf, d, n.off, true, head, hsize, hcount)
 		out = append(out, entry{key: leafKey(d, entAt(d, n.off, 0)), child: off})
 	}
-	// The appended entries are encoded below and not kept: the scratch's
-	// list holds them (it was a new list per leaf, about 45 bytes per
-	// 64-writer commit).
-	ents := slices.Grow(sp.sc.app[:0], len(n.edits))[:len(n.edits)]
-	sp.sc.app = ents
+	ents := make([]entry, len(n.edits))
 	for i := range n.edits {
 		ents[i] = n.edits[i].e
 		if e := &ents[i]; e.valOff == 0 && len(e.val) > maxInline {

@@ -75,8 +75,7 @@ func headPrefixes(rng *rand.Rand) [][]byte {
 	return ps
 }
 
-// TestSearchEnts_MatchesBytes: the search over heads (and searchAppend,
-// mergeRuns's) finds, for every
+// TestSearchEnts_MatchesBytes: the search over heads finds, for every
 // probe, the same index and answer as the byte-wise search, over random
 // sets of log entries whose keys are short, hold zero bytes, share their
 // first 8 bytes or run to MaxKeySize, and over suffixes of them (as a
@@ -109,10 +108,6 @@ func TestSearchEnts_MatchesBytes(t *testing.T) {
 			wi, wok := searchEntsBytes(d, ents[from:], key)
 			if i != wi || ok != wok {
 				t.Fatalf("round %d: search for %q from %d of %d: (%d, %v), byte-wise (%d, %v)", round, key, from, len(ents), i, ok, wi, wok)
-			}
-			i, ok = searchAppend(d, ents[from:], heads[from:], key, keyHead(key))
-			if i != wi || ok != wok {
-				t.Fatalf("round %d: searchAppend for %q from %d of %d: (%d, %v), byte-wise (%d, %v)", round, key, from, len(ents), i, ok, wi, wok)
 			}
 		}
 		for range 200 {

@@ -71,30 +71,19 @@ func (lv *logView) reset(d []byte, root uint64, ov *overlay, end uint64) {
 	lv.news = lv.news[:0]
 }
 
-// find returns the index in news of key's pending write, key's head
-// being head: a scan while the group is small, the table once it is not
-// (so small groups allocate nothing for it).
-func (lv *logView) find(key []byte, head uint64) (int, bool) {
+// find returns the index in news of key's pending write: a scan while the
+// group is small, the table once it is not (so small groups allocate
+// nothing for it).
+func (lv *logView) find(key []byte) (int, bool) {
 	if len(lv.news) <= pendScan {
-		return lv.scan(key, head)
-	}
-	return lv.lookup(key, maphash.Bytes(pendSeed, key))
-}
-
-// scan looks key (whose head is head) up in news one by one, comparing
-// the keys only where the heads are equal (a group's keys from different
-// writers mostly differ in their heads).
-func (lv *logView) scan(key []byte, head uint64) (int, bool) {
-	for i := range lv.news {
-		if p := &lv.news[i]; p.head == head && bytes.Equal(p.key, key) {
-			return i, true
+		for i := range lv.news {
+			if bytes.Equal(lv.news[i].key, key) {
+				return i, true
+			}
 		}
+		return 0, false
 	}
-	return 0, false
-}
-
-// lookup looks key, whose hash is h, up in the table.
-func (lv *logView) lookup(key []byte, h uint64) (int, bool) {
+	h := maphash.Bytes(pendSeed, key)
 	mask := uint64(len(lv.pend) - 1)
 	for j := h & mask; lv.pend[j] != 0; j = (j + 1) & mask {
 		i := int(lv.pend[j] - 1)
@@ -109,7 +98,7 @@ func (lv *logView) lookup(key []byte, h uint64) (int, bool) {
 const pendScan = 16
 
 func (lv *logView) rev(key []byte) uint64 {
-	if i, ok := lv.find(key, keyHead(key)); ok {
+	if i, ok := lv.find(key); ok {
 		if p := &lv.news[i]; !p.del {
 			return p.rev
 		}
@@ -121,19 +110,10 @@ func (lv *logView) rev(key []byte) uint64 {
 	return 0
 }
 
-// note records a write of the group. Once the table is in use, the
-// key is hashed once, for the lookup and the insertion both.
+// note records a write of the group.
 func (lv *logView) note(p pending) {
 	p.head = keyHead(p.key)
-	var i int
-	var ok bool
-	if len(lv.news) <= pendScan {
-		i, ok = lv.scan(p.key, p.head)
-	} else {
-		p.hash = maphash.Bytes(pendSeed, p.key)
-		i, ok = lv.lookup(p.key, p.hash)
-	}
-	if ok {
+	if i, ok := lv.find(p.key); ok {
 		p.hash = lv.news[i].hash
 		lv.news[i] = p
 		return
@@ -146,7 +126,8 @@ func (lv *logView) note(p pending) {
 		if 2*n > len(lv.pend) {
 			lv.rehash()
 		} else {
-			lv.index(n - 1) // hashed above
+			lv.news[n-1].hash = maphash.Bytes(pendSeed, p.key)
+			lv.index(n - 1)
 		}
 	}
 }
@@ -192,7 +173,6 @@ func (lv *logView) gather() int {
 	}
 	b := &lv.rb
 	b.reset()
-	b.layIn(&lv.arena, lv.ov, len(lv.news))
 	b.mergeRuns(lv.d, lv.ov, lv.news)
 	return b.n
 }

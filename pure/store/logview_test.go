@@ -8,8 +8,7 @@ import (
 
 // TestLogView_PendingTable notes groups of 1 to 3,000 writes, a third of
 // them to keys the group already wrote, and checks that find returns each
-// key's newest write, and nothing for keys not written (half of them with
-// the head of a key written): across the
+// key's newest write, and nothing for keys not written: across the
 // scan of small groups, the table taking over at pendScan+1 writes, the
 // table growing, and groups after a reset (a table cleared, or dropped
 // after a group of more than keepEntries).
@@ -35,17 +34,14 @@ func TestLogView_PendingTable(t *testing.T) {
 			t.Fatalf("group %d of %d writes: %d pending, want %d (one per key)", g, n, len(lv.news), len(want))
 		}
 		for k, rev := range want {
-			i, ok := lv.findKey([]byte(k))
+			i, ok := lv.find([]byte(k))
 			if !ok || lv.news[i].rev != rev {
 				t.Fatalf("group %d of %d writes: find(%q) = %v, %v, want the write of rev %d", g, n, k, i, ok, rev)
 			}
 		}
 		for range 100 {
 			k := fmt.Sprintf("x%06d", rng.IntN(1_000_000))
-			if len(keys) > 0 && rng.IntN(2) == 0 {
-				k = keys[rng.IntN(len(keys))] + "\x00" // the same head as a key written
-			}
-			if i, ok := lv.findKey([]byte(k)); ok {
+			if i, ok := lv.find([]byte(k)); ok {
 				t.Fatalf("group %d: find(%q) = %d, want none", g, k, i)
 			}
 		}
@@ -75,16 +71,13 @@ func TestLogView_PendingWrites(t *testing.T) {
 			if i%3 == 0 {
 				want = uint64(1000 + i)
 			}
-			j, ok := lv.findKey([]byte(fmt.Sprintf("k%04d", i)))
+			j, ok := lv.find([]byte(fmt.Sprintf("k%04d", i)))
 			if !ok || lv.news[j].rev != want {
 				t.Fatalf("round %d: key %d: found %v, rev %d, want %d", round, i, ok, lv.news[j].rev, want)
 			}
 		}
-		if _, ok := lv.findKey([]byte("absent")); ok {
+		if _, ok := lv.find([]byte("absent")); ok {
 			t.Fatalf("round %d: an absent key found", round)
 		}
 	}
 }
-
-// findKey is find with key's head computed.
-func (lv *logView) findKey(key []byte) (int, bool) { return lv.find(key, keyHead(key)) }

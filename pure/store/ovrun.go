@@ -76,17 +76,6 @@ func (ov *overlay) runOf(d []byte, key []byte, h uint64) (int, bool) {
 	return j, false
 }
 
-// runAppend is runOf's run for a key likely above every key with its
-// head in ov (mergeRuns: a writer appending to its range), searched with
-// searchAppend.
-func (ov *overlay) runAppend(d []byte, key []byte, h uint64) int {
-	j, eq := searchAppend(d, ov.firsts, ov.fheads, key, h)
-	if !eq && j > 0 {
-		j--
-	}
-	return j
-}
-
 // find returns the log entry of key in ov, if it holds one.
 func (ov *overlay) find(d []byte, key []byte) (uint64, bool) {
 	r := 0
@@ -182,14 +171,11 @@ var arenaGens atomic.Uint64
 // reuses its memory from group to group.
 type runBuilder struct {
 	refs  []runRef
-	fresh []uint64 // the new runs' entries and heads: own's memory, or the arena's tail (layIn)
-	own   []uint64 // the builder's own buffer for fresh, kept while laid is set
-	laid  bool     // fresh started in an arena's tail (layIn)
+	fresh []uint64 // the new runs' entries and heads
 	n     int      // entries in all
 	runs  int      // runs in all
-	te    []uint64 // addNews's entries and heads of one merged run, when cut
+	te    []uint64 // addNews's entries and heads of one merged run
 	th    []uint64
-	at    []int    // addNews's places of the news in the run (-i-1: replacing entry i)
 	idx   []uint64 // finish's index, before it goes into the arena
 }
 
@@ -201,33 +187,10 @@ type runRef struct {
 }
 
 func (b *runBuilder) reset() {
-	if b.laid { // fresh was laid in an arena (or grew out of it): back to the own buffer
-		b.fresh, b.own, b.laid = b.own, nil, false
-	}
 	b.refs, b.fresh, b.n, b.runs = b.refs[:0], b.fresh[:0], 0, 0
 	if cap(b.fresh) > 4*keepEntries {
-		b.fresh, b.te, b.th, b.at, b.idx = nil, nil, nil, nil, nil // a huge group's runs go to the collector
+		b.fresh, b.te, b.th, b.idx = nil, nil, nil, nil // a huge group's runs go to the collector
 	}
-}
-
-// layIn lays the new runs of a merge over ov (of n entries in r runs, the
-// group adding news more) straight into a's free tail instead of fresh's
-// own buffer, when ov's runs are in a and the tail has room for every run
-// and index the merge can make: finish then indexes them where they are
-// instead of copying each into the arena (at 64 writers nearly every run
-// of the overlay is rewritten per group, about 250 bytes per commit).
-// The tail is past the newest overlay's index, where no published version
-// reads; a merge whose result is not merged (a fold instead) leaves only
-// unread words there. Call it after reset, before mergeRuns.
-func (b *runBuilder) layIn(a *runArena, ov *overlay, news int) {
-	if ov == nil || a.gen == 0 || ov.arenaGen != a.gen {
-		return
-	}
-	n := ov.n + news
-	if cap(a.words)-len(a.words) < 2*n+3*(len(ov.spans)+n/runHalf+2) {
-		return // finish needs a new arena anyway, or may
-	}
-	b.own, b.fresh, b.laid = b.fresh, a.words[len(a.words):len(a.words)], true
 }
 
 // share adds runs r to r2 (exclusive) of ov, the old overlay (b.n
@@ -293,14 +256,6 @@ func (b *runBuilder) finish(ov *overlay, a *runArena, old *overlay) {
 	}
 	firsts, fheads, spans := b.idx[:0:k], b.idx[k:k:2*k], b.idx[2*k:2*k:3*k]
 	arena := a.words
-	// The new runs laid in the arena's tail (layIn) stay there: the
-	// arena grows over them, and each is indexed where it is.
-	inPlace := shared && len(b.fresh) > 0 && len(arena)+len(b.fresh) <= cap(arena) &&
-		&arena[:len(arena)+1][len(arena)] == &b.fresh[0]
-	base := len(arena)
-	if inPlace {
-		arena = arena[:base+len(b.fresh)]
-	}
 	for _, f := range b.refs {
 		switch {
 		case f.old && shared:
@@ -316,11 +271,6 @@ func (b *runBuilder) finish(ov *overlay, a *runArena, old *overlay) {
 				fheads = append(fheads, old.arena[at+m])
 				arena = append(arena, old.arena[at:at+2*m]...)
 			}
-		case inPlace:
-			at, m := f.at, f.n
-			spans = append(spans, uint64(base+at)<<8|uint64(m))
-			firsts = append(firsts, b.fresh[at])
-			fheads = append(fheads, b.fresh[at+m])
 		default:
 			at, m := f.at, f.n
 			spans = append(spans, uint64(len(arena))<<8|uint64(m))
@@ -350,7 +300,7 @@ func (b *runBuilder) mergeRuns(d []byte, ov *overlay, news []pending) {
 	for len(news) > 0 {
 		// The run the next news falls in, and the news that fall in it:
 		// those below the next run's first key.
-		r2 := ov.runAppend(d, news[0].key, news[0].head)
+		r2, _ := ov.runOf(d, news[0].key, news[0].head)
 		b.share(ov, r, r2)
 		r = r2
 		k := len(news)
@@ -378,123 +328,24 @@ func belowEnt(d []byte, p *pending, h, e uint64) bool {
 }
 
 // addNews adds the run of the entries ents (with heads) with news laid
-// over them: new keys inserted, keys written again replaced. It finds
-// every news's place first (searchAppend), so that a merged run of at
-// most runMax entries is laid into fresh directly, copied once; a longer
-// one is merged into te and th and cut by add.
+// over them: new keys inserted, keys written again replaced.
 func (b *runBuilder) addNews(d []byte, ents, heads []uint64, news []pending) {
-	at := b.at[:0]
-	m, lo := len(ents), 0
+	te, th := b.te[:0], b.th[:0]
 	for i := range news {
 		p := &news[i]
-		j, eq := searchAppend(d, ents[lo:], heads[lo:], p.key, p.head)
-		j += lo
+		j, eq := searchEntsHead(d, ents, heads, p.key, p.head)
+		te, th = append(te, ents[:j]...), append(th, heads[:j]...)
 		if eq {
-			at = append(at, -j-1)
-			lo = j + 1
+			j++
 		} else {
-			at = append(at, j)
-			lo = j
-			m++
+			b.n++
 		}
+		te, th = append(te, p.off), append(th, p.head)
+		ents, heads = ents[j:], heads[j:]
 	}
-	b.at = at
-	b.n += m - len(ents)
-	if m == 0 {
-		return // no run is empty (a log record written by hand may hold no entry)
-	}
-	if m <= runMax {
-		f0 := len(b.fresh)
-		b.refs = append(b.refs, runRef{at: f0, n: m})
-		b.fresh = slices.Grow(b.fresh, 2*m)[:f0+2*m]
-		fe, fh := b.fresh[f0:f0+m], b.fresh[f0+m:f0+2*m]
-		b.runs++
-		w, r := 0, 0 // written to fe and fh, read from ents
-		for i, j := range at {
-			eq := j < 0
-			if eq {
-				j = -j - 1
-			}
-			copy(fh[w:], heads[r:j])
-			w += copy(fe[w:], ents[r:j])
-			fe[w], fh[w] = news[i].off, news[i].head
-			w++
-			if r = j; eq {
-				r++
-			}
-		}
-		copy(fe[w:], ents[r:])
-		copy(fh[w:], heads[r:])
-		return
-	}
-	te, th := b.te[:0], b.th[:0]
-	r := 0
-	for i, j := range at {
-		eq := j < 0
-		if eq {
-			j = -j - 1
-		}
-		te, th = append(te, ents[r:j]...), append(th, heads[r:j]...)
-		te, th = append(te, news[i].off), append(th, news[i].head)
-		if r = j; eq {
-			r++
-		}
-	}
-	te, th = append(te, ents[r:]...), append(th, heads[r:]...)
+	te, th = append(te, ents...), append(th, heads...)
 	b.add(te, th)
 	b.te, b.th = te, th
-}
-
-// searchAppend is searchEntsHead for a key that most likely comes after
-// every key of ents with its head (a writer appending to its own range
-// of keys, one head for many of them): it finds the end of the entries
-// with heads up to h comparing heads alone, then compares key with the
-// last of them, and searches among the others only if key is below it.
-// So an append costs one key comparison, not one per halving.
-func searchAppend(d []byte, ents, heads []uint64, key []byte, h uint64) (int, bool) {
-	heads = heads[:len(ents)]
-	lo, hi := 0, len(ents)
-	for lo < hi { // the first head above h
-		m := int(uint(lo+hi) >> 1)
-		if heads[m] <= h {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	if lo == 0 || heads[lo-1] != h {
-		return lo, false // no key with head h: key goes before the heads above it
-	}
-	switch c := cmpSameHead(d, ents[lo-1], key); {
-	case c < 0:
-		return lo, false
-	case c == 0:
-		return lo - 1, true
-	}
-	// Below it: among the keys of head h before it (found comparing
-	// heads alone), by their keys.
-	hi = lo - 1
-	lo = 0
-	for l := hi; lo < l; {
-		m := int(uint(lo+l) >> 1)
-		if heads[m] < h {
-			lo = m + 1
-		} else {
-			l = m
-		}
-	}
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		switch c := cmpSameHead(d, ents[m], key); {
-		case c == 0:
-			return m, true
-		case c < 0:
-			lo = m + 1
-		default:
-			hi = m
-		}
-	}
-	return lo, false
 }
 
 // sortNews sorts a group's pending writes as overlay entries are: by head,
@@ -525,45 +376,17 @@ func sortNewsByRef(news, to []pending, refs []newsRef) ([]pending, []newsRef) {
 	for i := range news {
 		refs = append(refs, newsRef{news[i].head, i})
 	}
-	if len(refs) <= insertMax {
-		insertRefs(refs, news)
-	} else {
-		slices.SortFunc(refs, func(a, b newsRef) int {
-			if a.head != b.head {
-				return cmp.Compare(a.head, b.head)
-			}
-			return bytes.Compare(news[a.i].key, news[b.i].key)
-		})
-	}
+	slices.SortFunc(refs, func(a, b newsRef) int {
+		if a.head != b.head {
+			return cmp.Compare(a.head, b.head)
+		}
+		return bytes.Compare(news[a.i].key, news[b.i].key)
+	})
 	to = to[:0]
 	for _, r := range refs {
 		to = append(to, news[r.i])
 	}
 	return to, refs
-}
-
-// insertMax is the most writes sortNewsByRef sorts by insertion.
-const insertMax = 64
-
-// insertRefs sorts refs (of writes in news) by head, then key, by
-// insertion: for a 64-writer group (about 30 writes, in arrival order) a
-// shift of 16-byte refs and an inline comparison of heads cost less than
-// pdqsort's calls of a comparison closure (callgrind, sortNewsByRef in
-// all: 2.7k against 3.4k instructions per group, BenchmarkGroupShapeRAM
-// writers=64-mixed).
-func insertRefs(refs []newsRef, news []pending) {
-	for i := 1; i < len(refs); i++ {
-		r := refs[i]
-		j := i
-		for ; j > 0; j-- {
-			q := refs[j-1]
-			if q.head < r.head || q.head == r.head && bytes.Compare(news[q.i].key, news[r.i].key) < 0 {
-				break
-			}
-			refs[j] = q
-		}
-		refs[j] = r
-	}
 }
 
 // checkRuns verifies ov's runs and index in d: each run non-empty, at

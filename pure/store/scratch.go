@@ -10,9 +10,6 @@ type scratch struct {
 	res     [][]entry // per depth: the entries a lazy branch's children became
 	ends    [][]int   // per depth: where each child's entries end in res
 	out     []entry   // the root's entries
-	app     []entry   // spillAppended's entries of one leaf's appended keys
-	drops   []patch   // spillAppended's drops of a cut leaf's head
-	drops2  []patch   // and of its tail
 	head    [headSize]byte
 }
 
@@ -118,8 +115,6 @@ func (sc *scratch) reset() {
 	}
 	sc.patches = keep(sc.patches)
 	sc.out = keep(sc.out)
-	sc.app = keep(sc.app)
-	sc.drops, sc.drops2 = keep(sc.drops), keep(sc.drops2)
 	sc.t = wtree{}
 }
 
