@@ -1,36 +1,7 @@
 #!/usr/bin/env bash
-# Probe 975 (probe 973's driver, main.go there): CPU, allocations and schedulings per commit of pure/store at 64 writers, for each
-# revision in REVS (probe 973's main.go built against `git archive` of it), rotated, N rounds of
-# D; then a CPU profile and a memory profile of each (pprof -top to prof-REV-*.txt) and
-# `strace -c -f` of each (strace-REV.txt).
+# Probe 975: probe 973's run.sh and driver (CPU, allocations and schedulings per commit of
+# pure/store at 64 writers, then profiles and strace), with this directory for its outputs.
 # Usage: flock /work/measure.lock experiments/probes/975-store-64w-cpu-126/run.sh
 #   REVS="3df9826 90065c6" N=3 D=3s [DIR=/tmp/s16/drv] > out.txt
-set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../../.." && pwd)
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-read -ra revs <<<"${REVS:?REVS=revisions}"
-for r in "${revs[@]}"; do
-  mkdir -p "$tmp/src-$r/p"
-  (cd "$root" && git archive "$r" | tar -x -C "$tmp/src-$r")
-  cp "$here/../973-store-64w-cpu/main.go" "$tmp/src-$r/p/"
-  (cd "$tmp/src-$r" && go build -o "$tmp/drv-$r" ./p)
-done
-dir=${DIR:-$tmp/d}
-for ((i = 0; i < ${N:-3}; i++)); do
-  k=${#revs[@]}
-  for ((j = 0; j < k; j++)); do
-    r=${revs[(i + j) % k]}
-    echo "r$i $r $("$tmp/drv-$r" -d "${D:-3s}" -dir "$dir" | tr '\n' ' ')"
-  done
-done
-if [[ ${PROFILES:-1} == 1 ]]; then
-  for r in "${revs[@]}"; do
-    "$tmp/drv-$r" -d 10s -dir "$dir" -cpuprofile "$tmp/cpu-$r.pb" | sed "s/^/profile $r /"
-    go tool pprof -top -nodecount=60 "$tmp/drv-$r" "$tmp/cpu-$r.pb" >"$here/prof-$r-cpu.txt" 2>/dev/null
-    go tool pprof -top -cum -nodecount=80 "$tmp/drv-$r" "$tmp/cpu-$r.pb" >"$here/prof-$r-cpu-cum.txt" 2>/dev/null
-    "$tmp/drv-$r" -d 3s -dir "$dir" -memprofile "$tmp/mem-$r.pb" | sed "s/^/memprofile $r /"
-    go tool pprof -sample_index=alloc_space -top -nodecount=20 "$tmp/drv-$r" "$tmp/mem-$r.pb" >"$here/prof-$r-alloc-space.txt" 2>/dev/null
-    strace -c -f -o "$here/strace-$r.txt" "$tmp/drv-$r" -d 3s -dir "$dir" | sed "s/^/strace $r /"
-  done
-fi
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+OUT=$here exec "$here/../973-store-64w-cpu/run.sh"
