@@ -9,7 +9,8 @@
 # JSON line per measurement to runs.jsonl; note.md generated from it.
 #
 # Usage: flock /work/measure.lock experiments/125-store-final-round/run.sh
-#   ROUNDS=7 (extra flags go to pure-kvbench); OUT=DIR writes elsewhere.
+#   ROUNDS=7 (extra flags go to pure-kvbench); OUT=DIR writes elsewhere (its
+#   name becomes the lines' experiment, as this directory's does by default).
 # run.sh note: only regenerate note.md from runs.jsonl.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,5 +21,5 @@ trap 'rm -rf "$bin"' EXIT
 go build -o "$bin/pure-kvbench" ./cmd/pure-kvbench
 if [[ ${1:-} == note ]]; then exec "$bin/pure-kvbench" note "$out"; fi
 mkdir -p "$out"
-"$bin/pure-kvbench" -rounds "${ROUNDS:-7}" -experiment 125-store-final-round -out "$out/runs.jsonl" "$@"
+"$bin/pure-kvbench" -rounds "${ROUNDS:-7}" -experiment "$(basename "$out")" -out "$out/runs.jsonl" "$@"
 "$bin/pure-kvbench" note "$out"
