@@ -183,9 +183,9 @@
 // wait (pollReset), so bytes that arrived while the batch was answered would
 // have their edge-triggered event lost and the connection would hang. Only
 // an epoll loop of our own (level-triggered, golang.org/x/sys/unix) avoids
-// that read; it would save the empty read and the scheduler's share, about
-// 10 % of pipelined CPU, not the factor that 3x fasthttp asks for, while
-// the kernel's send and read stay. Not done. On the AMD EPYC machine of
+// that read; from perf's shares it was estimated to save the empty read
+// and the scheduler's share, about 10 % of pipelined CPU, while the
+// kernel's send and read stay. Not done. On the AMD EPYC machine of
 // experiments 130-131 (KVM, retpolines: the kernel 77 % of the samples,
 // the scheduler's parks and wake-ups 10 %, probe 981) pipelined GETs read
 // 2.76x fasthttp per server CPU-second. Probe 982 then measured the 10 %
