@@ -4,10 +4,12 @@
 # "writers=64-mixed" scrambled as groups arrive), N iterations, for a test binary of pure/store
 # (go test -c -o BIN ./pure/store at a revision). Prints valgrind's total per case; the callgrind
 # files (for callgrind_annotate) go to OUTDIR. Instruction counts need no measurement lock.
-# Usage: experiments/126-store-leader-cpu/group-cg.sh BIN TAG [OUTDIR=/tmp] [N=2000]
+# CASES (space-separated benchmark case patterns) replaces the two cases (experiment 129 adds writers=8).
+# Usage: experiments/126-store-leader-cpu/group-cg.sh BIN TAG [OUTDIR=/tmp] [N=2000] [CASES='writers=8$ ...']
 set -euo pipefail
 bin=$1 tag=$2 out=${3:-/tmp} n=${N:-2000}
-for c in 'writers=64$' 'writers=64-mixed$'; do
+read -ra cases <<<"${CASES:-writers=64\$ writers=64-mixed\$}"
+for c in "${cases[@]}"; do
   t=$(echo "$c" | tr -dc a-z0-9-)
   GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off GOMAXPROCS=1 GOGC=off valgrind --tool=callgrind \
     --log-file="$out/vg-$tag-$t.log" --callgrind-out-file="$out/cg-$tag-$t.out" \
