@@ -93,12 +93,7 @@ func TestOverlay_RunsFollowCommits(t *testing.T) {
 			s = mustOpen(t, path, opts)
 		}
 	}
-	sn, err := s.Snapshot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkSnapshotModel(t, rng, "the end", sn, model)
-	sn.Release()
+	checkStoreModel(t, rng, "the end", s, model)
 	if maxRuns < 10 {
 		t.Errorf("overlays held at most %d runs, want a test of many", maxRuns)
 	}
@@ -108,6 +103,18 @@ func TestOverlay_RunsFollowCommits(t *testing.T) {
 	if err := s.Check(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// checkStoreModel checks a fresh snapshot of s against model (see
+// checkSnapshotModel) and releases it.
+func checkStoreModel(t *testing.T, rng *rand.Rand, when string, s *Store, model map[string]string) {
+	t.Helper()
+	sn, err := s.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSnapshotModel(t, rng, when, sn, model)
+	sn.Release()
 }
 
 // checkSnapshotModel checks that sn reads model: Get of every key, a full
@@ -258,12 +265,7 @@ func TestOverlay_RunsWritersAppend(t *testing.T) {
 			s = mustOpen(t, path, opts)
 		}
 	}
-	sn, err := s.Snapshot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkSnapshotModel(t, rng, "the end", sn, model)
-	sn.Release()
+	checkStoreModel(t, rng, "the end", s, model)
 	if err := s.Check(); err != nil {
 		t.Fatal(err)
 	}
