@@ -2,7 +2,7 @@
 """Summarise 123's series: per writers, pure/pebble per round and build (runs-*.jsonl, 059's runner),
 or per round (pairs-*.jsonl); pure's rate and CPU per commit against main's in the same round.
 Usage: summ.py FILE.jsonl"""
-import json, statistics as st, sys
+import json, statistics as st, sys, os
 rows = [json.loads(l) for l in open(sys.argv[1])]
 rk = next(k for k in rows[-1] if k.startswith('round') and k != 'round')
 cells = {}
@@ -11,15 +11,8 @@ for r in rows:
         continue
     cells.setdefault((r['writers'], r['build'], r[rk]), {})[r['contender']] = r
 builds = sorted({b for _, b, _ in cells}, key=lambda b: (b != 'main', b))
-def ci(xs):
-    # distribution-free 95 % interval of the median (as judge.MedianCI): smallest k with P(Bin(n,.5) < k) <= .025
-    import math
-    n = len(xs); s = sorted(xs); k = 0; c = 0
-    for i in range(n + 1):
-        c += math.comb(n, i) / 2 ** n
-        if c > 0.025: break
-        k = i + 1
-    return (s[k - 1], s[n - k]) if k >= 1 else (None, None)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../scripts'))
+from medianci import ci  # the median's 95 % interval, shared
 for w in sorted({w for w, _, _ in cells}):
     print(f'writers {w}')
     rounds = sorted({r for ww, _, r in cells if ww == w})

@@ -2,7 +2,7 @@
 """Summarise an alone-*.txt of scripts/store-alone (lines "rROUND BUILD contender writers commits/s cpu-us"):
 per round the second build's rate and CPU per commit over the first's, medians and the distribution-free
 95 % interval of the median. Usage: alone.py FILE BASE NEW"""
-import math, statistics as st, sys
+import math, statistics as st, sys, os
 f, base, new = sys.argv[1:]
 cells = {}
 for l in open(f):
@@ -10,13 +10,8 @@ for l in open(f):
     if len(p) == 6 and p[0].startswith('r'):
         cells[(p[0], p[1])] = (float(p[4]), float(p[5]))
 rounds = sorted({r for r, _ in cells}, key=lambda r: int(r[1:]))
-def ci(xs):
-    n = len(xs); s = sorted(xs); k = 0; c = 0
-    for i in range(n + 1):
-        c += math.comb(n, i) / 2 ** n
-        if c > 0.025: break
-        k = i + 1
-    return (s[k - 1], s[n - k]) if k >= 1 else (None, None)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../scripts'))
+from medianci import ci  # the median's 95 % interval, shared
 rr = [cells[(r, new)][0] / cells[(r, base)][0] for r in rounds if (r, new) in cells and (r, base) in cells]
 cc = [cells[(r, new)][1] / cells[(r, base)][1] for r in rounds if (r, new) in cells and (r, base) in cells]
 for name, xs in (('rate new/base', rr), ('cpu/commit new/base', cc)):

@@ -16,13 +16,8 @@ for a in sys.argv[2:]:
     renames[f] = dict(kv.split('=') for kv in m.split(','))
 here = os.path.dirname(os.path.abspath(__file__))
 
-def ci(xs):
-    n = len(xs); s = sorted(xs); k = 0; c = 0
-    for i in range(n + 1):
-        c += math.comb(n, i) / 2 ** n
-        if c > 0.025: break
-        k = i + 1
-    return (s[k - 1], s[n - k]) if k >= 1 else (None, None)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../scripts'))
+from medianci import ci  # the median's 95 % interval, shared
 
 def fmt(xs):
     if not xs: return 'no rounds'
