@@ -1,4 +1,7 @@
-// Probe 973: where pure/store's CPU goes per commit at 64 writers. W
+// Probe 973: where pure/store's CPU goes per commit at 64 writers; with
+// -ram (probe 976) on a RAM-mode store (files' fold bound, no automatic
+// compaction), so that no device sets the rate and the commit path is
+// CPU-bound whatever the disk does. W
 // goroutines commit one fresh key (kvbench.AppendWriteKey) with the
 // 16-byte kvbench.Value per transaction (Begin, Put Any, Commit: what
 // pure-kvbench's durable-commit cells do) on a store file in -dir; after
@@ -43,6 +46,7 @@ func main() {
 	tr := flag.String("trace", "", "")
 	list := flag.Bool("list", false, "list metrics")
 	mp := flag.String("memprofile", "", "")
+	ram := flag.Bool("ram", false, "a RAM-mode store (files' fold bound, no automatic compaction)")
 	flag.Parse()
 	if *list {
 		for _, m := range metrics.All() {
@@ -55,7 +59,13 @@ func main() {
 	os.MkdirAll(*dir, 0o755)
 	tmp, _ := os.MkdirTemp(*dir, "s")
 	defer os.RemoveAll(tmp)
-	s, err := store.Open(filepath.Join(tmp, "pure.store"), nil)
+	var s *store.Store
+	var err error
+	if *ram {
+		s, err = store.OpenRAM(&store.Options{FoldEntries: store.DefaultFoldEntries, AutoCompact: -1})
+	} else {
+		s, err = store.Open(filepath.Join(tmp, "pure.store"), nil)
+	}
 	if err != nil {
 		panic(err)
 	}

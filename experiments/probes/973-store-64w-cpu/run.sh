@@ -3,7 +3,7 @@
 # revision in REVS (this probe's main.go built against `git archive` of it), rotated, N rounds of
 # D; then a CPU profile and a memory profile of each (pprof -top to prof-REV-*.txt) and
 # `strace -c -f` of each (strace-REV.txt), in OUT (this directory by default; probes 975 and 978
-# run this script with theirs).
+# run this script with theirs). ARGS are more driver flags for the timed rounds (probe 976: -ram).
 # Usage: flock /work/measure.lock experiments/probes/973-store-64w-cpu/run.sh
 #   REVS="5329533 26ec9bb" N=3 D=3s [DIR=/tmp/s16/drv] [OUT=dir] > out.txt
 set -euo pipefail
@@ -23,7 +23,8 @@ for ((i = 0; i < ${N:-3}; i++)); do
   k=${#revs[@]}
   for ((j = 0; j < k; j++)); do
     r=${revs[(i + j) % k]}
-    echo "r$i $r $("$tmp/drv-$r" -d "${D:-3s}" -dir "$dir" | tr '\n' ' ')"
+    # shellcheck disable=SC2086
+    echo "r$i $r $("$tmp/drv-$r" ${ARGS:-} -d "${D:-3s}" -dir "$dir" | tr '\n' ' ')"
   done
 done
 if [[ ${PROFILES:-1} == 1 ]]; then
