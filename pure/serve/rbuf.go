@@ -50,6 +50,12 @@ func (c *conn) resize(size int) bool {
 	if len(c.rbuf) > readSize {
 		putBuf(c.rbuf)
 	}
+	if size > readSize && c.small != nil {
+		// The small buffer is not used while the grown one is: give it
+		// back rather than hold both while the request's commit waits.
+		smallBufs.Put(c.small)
+		c.small = nil
+	}
 	c.r0, c.rbuf = 0, buf
 	if outsized {
 		// Not pooled: return its memory (trim.go). Only now, once rbuf no
