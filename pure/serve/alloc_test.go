@@ -120,3 +120,47 @@ func TestConn_RestDropsReadBuffer(t *testing.T) {
 		t.Fatalf("recycle kept a read buffer: %d bytes, small %v, held %d (server %d)", len(c.rbuf), c.small != nil, c.held, s.held.Load())
 	}
 }
+
+// TestConn_GrownBufferSize: a request a little over 4 KiB (a 4.6 KB
+// document PUT) grows the read buffer to the allocator's 4,864- or
+// 5,376-byte class, not 8 KiB, with the pending bytes kept and only the
+// bytes above readSize reserved against the payload budget; while the
+// grown buffer is held the 4 KiB one is back in the pool; once the request
+// is answered, compact returns to a 4 KiB buffer.
+func TestConn_GrownBufferSize(t *testing.T) {
+	s := newTestServer(t, Config{})
+	c := newConn(s)
+	if !c.makeRoom() {
+		t.Fatal("makeRoom for the first read failed")
+	}
+	head := "PUT /docs/a HTTP/1.1\r\nContent-Length: 4600\r\n\r\n"
+	c.r0, c.r1 = 0, copy(c.rbuf, head)
+	for _, tc := range []struct{ need, size int }{
+		{4200, 4864}, {len(head) + 4600, 4864}, {5000, 5376}, {7000, 8 << 10}, {9000, 10 << 10}, {20000, 32 << 10},
+	} {
+		c.need = tc.need
+		if !c.makeRoom() || len(c.rbuf) != tc.size {
+			t.Fatalf("makeRoom for a %d-byte request: %d bytes, want %d", tc.need, len(c.rbuf), tc.size)
+		}
+		if string(c.rbuf[:c.r1]) != head {
+			t.Fatalf("growing to %d bytes lost the pending head: %q", tc.size, c.rbuf[:c.r1])
+		}
+		if c.small != nil {
+			t.Fatalf("a connection holding a %d-byte buffer still holds its 4 KiB one", tc.size)
+		}
+		if want := int64(tc.size - readSize); c.held != want || s.held.Load() != want {
+			t.Fatalf("a %d-byte buffer reserved %d (server %d), want %d", tc.size, c.held, s.held.Load(), want)
+		}
+	}
+	c.need = 0
+	c.r0 = c.r1
+	c.compact()
+	if len(c.rbuf) != readSize || c.small == nil || c.held != 0 || s.held.Load() != 0 {
+		t.Fatalf("compact after the big request: %d bytes, small %v, held %d (server %d)", len(c.rbuf), c.small != nil, c.held, s.held.Load())
+	}
+	// A size no class covers is allocated in whole 4 KiB pages.
+	c.need = (1 << 20) + 1
+	if !c.makeRoom() || len(c.rbuf) != (1<<20)+readSize {
+		t.Fatalf("makeRoom for a request over the largest class: %d bytes", len(c.rbuf))
+	}
+}
