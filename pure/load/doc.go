@@ -1,8 +1,9 @@
 // Package load is Pure's HTTP/1.1 load generator, the library behind
 // pure-load: a wrk-like client that drives a server over N connections and
 // measures what comes back, built so that it is not the bottleneck (it
-// reaches at least wrk's requests per second on the same CPU; see
-// experiments/026-load-against-wrk).
+// reaches at least wrk's requests per second on the same CPU: experiments
+// 026 on the Intel machine, and 141 and 142 on the AMD one, where a new
+// connection per request reads 1.10x wrk).
 //
 // # Using it
 //
