@@ -155,7 +155,7 @@ func (s *sock) Read(p []byte) (int, error) {
 
 func (s *sock) doRead(fd uintptr) bool {
 	for {
-		n, _, e := syscall.RawSyscall6(syscall.SYS_RECVFROM, fd, uintptr(unsafe.Pointer(&s.p[0])), uintptr(len(s.p)), 0, 0, 0)
+		n, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&s.p[0])), uintptr(len(s.p)))
 		switch e {
 		case 0:
 			s.n = int(n)
