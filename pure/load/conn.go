@@ -27,9 +27,8 @@ type worker struct {
 	ans  answer
 
 	mu   sync.Mutex // guards conn against halt
-	conn socket
-	raw  *rawIO
-	io   io.ReadWriter // raw when the connection has a socket, else conn
+	conn *sock      // sk while a connection is open, else nil
+	sk   *sock      // the worker's socket, reused for each connection
 
 	addr  sockAddr // the worker's own copy of the target's address
 	fresh bool     // no batch written on conn yet: a write error is the connect's
@@ -43,7 +42,7 @@ type worker struct {
 }
 
 func newWorker(r *runner, id int, src source) *worker {
-	w := &worker{r: r, id: id, src: src, seq: int64(id), raw: newRawIO(), addr: r.addr.own()}
+	w := &worker{r: r, id: id, src: src, seq: int64(id), sk: newSock(), addr: r.addr}
 	w.rd = newRespReader(readBufSize, r.clock)
 	return w
 }
@@ -95,7 +94,7 @@ func (w *worker) batch(n int, seq int64) bool {
 	w.setDeadline(t0)
 	fresh := w.fresh
 	w.fresh = false
-	if _, err := w.io.Write(b); err != nil {
+	if _, err := w.conn.Write(b); err != nil {
 		if w.r.stop.Load() {
 			return false
 		}
@@ -173,23 +172,20 @@ func isTimeout(err error) bool {
 // dial opens a connection (rawDial); if the run was stopped meanwhile it closes it
 // again and reports that.
 func (w *worker) dial() error {
-	c, err := rawDial(w.addr)
+	fd, err := rawDial(&w.addr)
 	if err != nil {
 		return err
 	}
 	w.connects++
+	w.sk.open(fd)
 	w.mu.Lock()
-	w.conn = c
+	w.conn = w.sk
 	w.mu.Unlock()
 	if w.r.stop.Load() {
 		w.closeConn()
 		return errStopped
 	}
-	w.io = c
-	if w.raw.attach(c) {
-		w.io = w.raw
-	}
-	w.rd.reset(w.io)
+	w.rd.reset(w.conn)
 	w.fresh = true
 	w.deadlineAt = -1 << 62
 	return nil

@@ -2,37 +2,18 @@ package load
 
 import (
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"syscall"
-	"time"
+	"unsafe"
 )
 
-// socket is an open connection as the worker uses it: *os.File from
-// rawDial (and *net.TCPConn would do as well).
-type socket interface {
-	io.ReadWriteCloser
-	SetDeadline(time.Time) error
-	syscall.Conn
-}
-
-// sockAddr is the target's address resolved once for rawDial.
+// sockAddr is the target's address resolved once for rawDial, in the
+// kernel's form (a raw sockaddr and its length).
 type sockAddr struct {
 	family int
-	sa     syscall.Sockaddr
-}
-
-// own returns a copy of a for one goroutine: syscall.Connect writes into
-// the Sockaddr it is given, so workers must not share one.
-func (a sockAddr) own() sockAddr {
-	switch sa := a.sa.(type) {
-	case *syscall.SockaddrInet4:
-		return sockAddr{a.family, &syscall.SockaddrInet4{Port: sa.Port, Addr: sa.Addr}}
-	case *syscall.SockaddrInet6:
-		return sockAddr{a.family, &syscall.SockaddrInet6{Port: sa.Port, ZoneId: sa.ZoneId, Addr: sa.Addr}}
-	}
-	return a
+	raw    [unsafe.Sizeof(syscall.RawSockaddrInet6{})]byte
+	len    uintptr
 }
 
 // resolve resolves addr (host:port) once, before the run.
@@ -41,43 +22,54 @@ func resolve(addr string) (sockAddr, error) {
 	if err != nil {
 		return sockAddr{}, fmt.Errorf("resolving the target %s: %w (check the host name, or give an IP address)", addr, err)
 	}
+	var a sockAddr
+	port := [2]byte{byte(ta.Port >> 8), byte(ta.Port)} // network byte order
 	if ip4 := ta.IP.To4(); ip4 != nil {
-		sa := &syscall.SockaddrInet4{Port: ta.Port}
+		sa := (*syscall.RawSockaddrInet4)(unsafe.Pointer(&a.raw[0]))
+		sa.Family = syscall.AF_INET
+		sa.Port = *(*uint16)(unsafe.Pointer(&port[0]))
 		copy(sa.Addr[:], ip4)
-		return sockAddr{syscall.AF_INET, sa}, nil
+		a.family, a.len = syscall.AF_INET, syscall.SizeofSockaddrInet4
+		return a, nil
 	}
-	sa := &syscall.SockaddrInet6{Port: ta.Port}
+	sa := (*syscall.RawSockaddrInet6)(unsafe.Pointer(&a.raw[0]))
+	sa.Family = syscall.AF_INET6
+	sa.Port = *(*uint16)(unsafe.Pointer(&port[0]))
 	copy(sa.Addr[:], ta.IP.To16())
-	return sockAddr{syscall.AF_INET6, sa}, nil
+	a.family, a.len = syscall.AF_INET6, syscall.SizeofSockaddrInet6
+	return a, nil
 }
 
 // rawDial opens a non-blocking TCP socket (TCP_NODELAY) and starts
-// connecting it, without waiting: the batch's first write waits for the
-// connection through the poller (a socket still connecting is not yet
-// writable) and reports a refused or unreachable connect as its error
-// (isConnectErrno), and the batch's deadline bounds the connect.
+// connecting it, without waiting, and returns its descriptor: the batch's
+// first write waits for the connection through the poller if it is not
+// yet writable and reports a refused or unreachable connect as its error
+// (isConnectErrno), and the batch's deadline bounds the connect. On
+// loopback the handshake is done before connect returns.
 //
 // Why not net.Dial: it waits for the connect in a goroutine switch of its
 // own and adds getsockopt, getpeername, getsockname and setsockopt calls:
 // about 15 % more of the generator's CPU per request in --close runs on
-// loopback (hand runs on the busy machine, experiment 026's findings.md),
-// where the handshake is done before connect returns.
-func rawDial(a sockAddr) (socket, error) {
-	fd, err := syscall.Socket(a.family, syscall.SOCK_STREAM|syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC, 0)
-	if err != nil {
-		return nil, os.NewSyscallError("socket", err)
+// loopback (hand runs on the busy machine, experiment 026's findings.md).
+// The calls are raw (no notice to the scheduler), like the socket's reads
+// and writes (sock): none of them blocks.
+func rawDial(a *sockAddr) (int, error) {
+	r, _, e := syscall.RawSyscall(syscall.SYS_SOCKET, uintptr(a.family), syscall.SOCK_STREAM|syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC, 0)
+	if e != 0 {
+		return -1, os.NewSyscallError("socket", e)
 	}
-	if err := syscall.SetsockoptInt(fd, syscall.IPPROTO_TCP, syscall.TCP_NODELAY, 1); err != nil {
+	fd := int(r)
+	one := int32(1)
+	if _, _, e := syscall.RawSyscall6(syscall.SYS_SETSOCKOPT, uintptr(fd), syscall.IPPROTO_TCP, syscall.TCP_NODELAY,
+		uintptr(unsafe.Pointer(&one)), 4, 0); e != 0 {
 		syscall.Close(fd)
-		return nil, os.NewSyscallError("setsockopt", err)
+		return -1, os.NewSyscallError("setsockopt", e)
 	}
-	if err := syscall.Connect(fd, a.sa); err != nil && err != syscall.EINPROGRESS && err != syscall.EINTR {
+	if _, _, e := syscall.RawSyscall(syscall.SYS_CONNECT, uintptr(fd), uintptr(unsafe.Pointer(&a.raw[0])), a.len); e != 0 && e != syscall.EINPROGRESS && e != syscall.EINTR {
 		syscall.Close(fd)
-		return nil, os.NewSyscallError("connect", err)
+		return -1, os.NewSyscallError("connect", e)
 	}
-	// A non-blocking descriptor becomes a File registered with the
-	// runtime's poller, with deadlines.
-	return os.NewFile(uintptr(fd), "tcp"), nil
+	return fd, nil
 }
 
 // isConnectErrno reports whether a first write's error is the connect's

@@ -168,11 +168,15 @@ func (s *seqSource) answered(a *answer, _ []byte) {
 }
 func (s *seqSource) failed() { s.failures++ }
 
-// runOne runs one worker with source src for count requests.
-func runOne(t *testing.T, url string, pipeline int, count int64, timeout time.Duration, src source) *worker {
+// runOne runs one worker with source src for count requests; edits (if
+// any) change the configuration further.
+func runOne(t *testing.T, url string, pipeline int, count int64, timeout time.Duration, src source, edits ...func(*Config)) *worker {
 	t.Helper()
 	c := config(url, WorkloadGet, 1, count)
 	c.Pipeline, c.Timeout = pipeline, timeout
+	for _, e := range edits {
+		e(&c)
+	}
 	tg, err := c.check()
 	if err != nil {
 		t.Fatal(err)
@@ -240,6 +244,118 @@ func TestWorker_ServerClosesMidBatch_ClosedErrorsAndReconnect(t *testing.T) {
 	w := runOne(t, url, 8, 32, 5*time.Second, &seqSource{})
 	if w.ok != 20 || w.errs.Closed != 12 || accepted.Load() != 4 {
 		t.Fatalf("%d ok, %d closed, %d connections; want 20, 12, 4", w.ok, w.errs.Closed, accepted.Load())
+	}
+}
+
+func closeEach(c *Config) { c.Close = true }
+
+func TestWorker_IPv6Target(t *testing.T) {
+	// The raw sockaddr is built by hand for each family: an IPv6 loopback
+	// target must be reached as well as an IPv4 one.
+	ln, err := net.Listen("tcp6", "[::1]:0")
+	if err != nil {
+		t.Skipf("no IPv6 loopback here: %v", err)
+	}
+	var got atomic.Int64
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				readRequests(c, func(path string) bool {
+					got.Add(1)
+					_, err := fmt.Fprintf(c, "HTTP/1.1 200 OK\r\nETag: %s\r\nContent-Length: 0\r\n\r\n", path)
+					return err == nil
+				})
+			}()
+		}
+	}()
+	t.Cleanup(func() { ln.Close() })
+	w := runOne(t, "http://"+ln.Addr().String(), 1, 3, 5*time.Second, &seqSource{}, closeEach)
+	if w.ok != 3 || got.Load() != 3 {
+		t.Fatalf("%d ok, the server answered %d, errors %+v: want 3 and 3", w.ok, got.Load(), w.errs)
+	}
+}
+
+func TestWorker_Close_ClosesOnWholeAnswerWithoutWaitingForFIN(t *testing.T) {
+	// The server answers "Connection: close" but leaves closing to the
+	// client: it waits for the client's EOF after each answer. The client
+	// closes as soon as the answer is whole (as wrk does), so every request
+	// is answered on its own connection and none waits for a timeout.
+	var eofs atomic.Int64
+	url, accepted := rawServer(t, func(c net.Conn) {
+		readRequests(c, func(path string) bool {
+			_, err := fmt.Fprintf(c, "HTTP/1.1 200 OK\r\nETag: %s\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok", path)
+			return err == nil
+		})
+		eofs.Add(1) // readRequests returns on the client's EOF
+	})
+	start := time.Now()
+	w := runOne(t, url, 1, 20, 5*time.Second, &seqSource{}, closeEach)
+	if w.ok != 20 || w.connects != 20 || accepted.Load() != 20 {
+		t.Fatalf("%d ok, %d connects, %d accepted, errors %+v: want 20 of each", w.ok, w.connects, accepted.Load(), w.errs)
+	}
+	if el := time.Since(start); el > 4*time.Second {
+		t.Fatalf("20 requests took %v: the client waited for the server to close", el)
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for eofs.Load() < 20 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if eofs.Load() != 20 {
+		t.Fatalf("the server saw the client close %d of 20 connections", eofs.Load())
+	}
+}
+
+func TestWorker_Close_LateAnswersJoinThePoller(t *testing.T) {
+	// Answers come 20 ms after the request: the read after the one yield
+	// finds nothing, so the socket joins the runtime's poller and waits
+	// there. A silent server's connections time out by the deadline set
+	// before they joined.
+	url, _ := rawServer(t, func(c net.Conn) {
+		readRequests(c, func(path string) bool {
+			time.Sleep(20 * time.Millisecond)
+			_, err := fmt.Fprintf(c, "HTTP/1.1 200 OK\r\nETag: %s\r\nContent-Length: 0\r\n\r\n", path)
+			return err == nil
+		})
+	})
+	w := runOne(t, url, 1, 5, 5*time.Second, &seqSource{}, closeEach)
+	if w.ok != 5 || w.connects != 5 || w.sk.joins != 5 {
+		t.Fatalf("%d ok, %d connects, %d joined the poller, errors %+v: want 5 of each", w.ok, w.connects, w.sk.joins, w.errs)
+	}
+	silent, _ := rawServer(t, func(c net.Conn) { readRequests(c, func(string) bool { return true }) })
+	if w := runOne(t, silent, 1, 2, 50*time.Millisecond, &seqSource{}, closeEach); w.errs.Timeout != 2 {
+		t.Errorf("a silent server: %+v, want 2 timeouts", w.errs)
+	}
+}
+
+// bigSource sends one request of about 16 MiB, more than loopback's
+// socket buffers hold.
+type bigSource struct{ seqSource }
+
+const hugeBody = 16 << 20
+
+func (s *bigSource) next(b []byte, seq int64) []byte {
+	b = fmt.Appendf(b, "PUT /seq/%d HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n", seq, hugeBody)
+	return append(b, make([]byte, hugeBody)...)
+}
+
+func TestWorker_Close_BlockedWriteJoinsThePoller(t *testing.T) {
+	// The server reads nothing for 50 ms: the raw write fills the socket
+	// buffers, the socket joins the poller and the write finishes there.
+	url, _ := rawServer(t, func(c net.Conn) {
+		time.Sleep(50 * time.Millisecond)
+		readRequests(c, func(path string) bool {
+			_, err := fmt.Fprintf(c, "HTTP/1.1 200 OK\r\nETag: %s\r\nContent-Length: 0\r\n\r\n", path)
+			return err == nil
+		})
+	})
+	w := runOne(t, url, 1, 1, 5*time.Second, &bigSource{}, closeEach)
+	if w.ok != 1 || w.sk.joins != 1 {
+		t.Fatalf("%d ok, %d joined the poller, errors %+v: want 1 and 1", w.ok, w.sk.joins, w.errs)
 	}
 }
 
