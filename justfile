@@ -73,9 +73,10 @@ fuzz-serve *args:
     go test -run '^$' -fuzz '^FuzzParseRequest$' -fuzztime "$t" ./pure/serve/
 
 # Measure pure-load against wrk on the same server (experiment 026). Keys: rounds=N (default 7)
+# base=REV (also run pure-load built from REV in every round, rotated, and compare with it)
 load-vs-wrk *args:
-    r=7; for a in "$@"; do case $a in rounds=*) r=${a#rounds=} ;; *) echo "load-vs-wrk: argument '$a': use rounds=N" >&2; exit 2 ;; esac; done; \
-    ROUNDS="$r" experiments/026-load-against-wrk/run.sh
+    r=7; b=; for a in "$@"; do case $a in rounds=*) r=${a#rounds=} ;; base=*) b=${a#base=} ;; *) echo "load-vs-wrk: argument '$a': use rounds=N or base=REV" >&2; exit 2 ;; esac; done; \
+    ROUNDS="$r" BASE="$b" experiments/026-load-against-wrk/run.sh
 
 # Run notebooks and write their outputs into them. Keys: name=NN (default all)
 notebook *args:
