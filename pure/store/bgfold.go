@@ -169,7 +169,7 @@ func (s *Store) installFoldLocked(j *foldJob) (installed, error) {
 	if root >= j.base {
 		root = root - j.base + at
 	}
-	j.base = at
+	j.root, j.base = root, at // a group that writes no head leaves them for the next
 	pre := j.buf
 	in := installed{root: root, treeCount: j.count, job: j}
 	// The entries written since the folded version, over the new tree.

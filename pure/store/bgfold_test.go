@@ -145,3 +145,62 @@ func TestBackgroundFold_ConcurrentStrict(t *testing.T) {
 		})
 	}
 }
+
+// TestBackgroundFold_InstallRetried: a group that installs a finished
+// fold but commits nothing (its one transaction conflicts) writes no head;
+// the fold stays, and the next group installs it again at the same place,
+// over the entries written meanwhile. Contents, Check and a reopen agree.
+func TestBackgroundFold_InstallRetried(t *testing.T) {
+	path := tempPath(t)
+	s := mustOpen(t, path, &Options{Strict: true, FoldEntries: 10, AutoCompact: -1})
+	model := map[string]string{}
+	for i := range 10 {
+		put(t, s, key(i), fmt.Sprint("a", i))
+		model[key(i)] = fmt.Sprint("a", i)
+	}
+	_, rev3, _ := get(t, s, key(3))
+	stale, _ := s.Begin()
+	stale.Put([]byte(key(3)), []byte("stale"), rev3) // valid now, not once key 3 is written again
+	tx, _ := s.Begin()
+	tx.Put([]byte(key(3)), []byte("b3"), Any)
+	tx.Put([]byte(key(10)), []byte("b10"), Any) // the eleventh key: the overlay passes 10, a fold starts
+	if _, err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	model[key(3)], model[key(10)] = "b3", "b10"
+	j := s.fold
+	if j == nil {
+		t.Fatal("no background fold after the overlay passed its bound")
+	}
+	<-j.done
+	before := s.Stats()
+	if _, err := stale.Commit(); !isConflict(err) {
+		t.Fatalf("commit with a stale revision: %v, want a conflict", err)
+	}
+	if s.fold != j || s.Stats().Size != before.Size || s.Stats().Seq != before.Seq {
+		t.Fatal("a group that committed nothing consumed the fold or wrote a head")
+	}
+	put(t, s, key(20), "b")
+	model[key(20)] = "b"
+	if s.fold != nil {
+		t.Fatal("the next group did not install the fold")
+	}
+	v := s.acquireCurrent()
+	tree := v.ov.tree
+	v.m.release()
+	if tree == 0 || tree < before.Size {
+		t.Fatalf("the version's tree is at %d, want the fold's, written after %d", tree, before.Size)
+	}
+	if err := s.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if got := contents(t, s); !sameModel(got, model) {
+		t.Fatalf("contents: %d keys, want %d", len(got), len(model))
+	}
+	s.Close()
+	s = mustOpen(t, path, &Options{Strict: true})
+	defer s.Close()
+	if got := contents(t, s); !sameModel(got, model) {
+		t.Fatal("contents differ after reopen")
+	}
+}
