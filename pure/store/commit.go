@@ -50,32 +50,17 @@ func (s *Store) writeGroup() written {
 	//    (gatherMore). One whose revisions are stale is refused alone;
 	//    each valid one gets the next revision and, in log mode, its
 	//    writes go into the group's log record (logrec.go).
-	//    A background fold that has ended is installed first: its nodes
-	//    and a log record over its tree are written ahead of the group's
-	//    records (bgfold.go), which then lie over that record.
-	in := installed{at: s.end, root: s.tip.root, ov: s.ov, treeCount: s.treeCountLocked()}
-	if j := s.foldDone(); j != nil {
-		var err error
-		if in, err = s.installFoldLocked(j); err != nil {
-			if !errors.Is(err, ErrCorrupt) {
-				err = fmt.Errorf("%w: %w", ErrWriteFailed, err)
-			}
-			s.failed = err
-			failAll(batch, err)
-			return written{batch: batch}
-		}
-	}
 	sc := &s.scratch
 	sc.reset()
 	defer sc.reset()
 	d := s.m.data
 	lv := &s.lv
-	lv.reset(d, in.root, in.ov, in.at)
+	lv.reset(d, s.tip.root, s.ov, s.end)
 	defer lv.reset(nil, 0, nil, 0)
 	logging := s.logOK
 	buf, recStart := s.buf[:0], 0
 	if logging {
-		buf = startLogRecord(buf, in.root)
+		buf = startLogRecord(buf, s.tip.root)
 	}
 	// count is the new head's: in a version 3 file with log records, the
 	// version's keys, kept by looking up each key written (countAll); else
@@ -107,12 +92,12 @@ func (s *Store) writeGroup() written {
 				if logging {
 					if n := leafEntFixed + len(k) + len(val); len(buf)-recStart+n > maxLogRecord && len(buf)-recStart > logHdrSize {
 						endLogRecord(buf, recStart)
-						prev := in.at + uint64(recStart)
+						prev := s.end + uint64(recStart)
 						recStart = len(buf)
 						buf = startLogRecord(buf, prev)
 					}
 				}
-				lv.note(pending{key: k, off: in.at + uint64(len(buf)), rev: rev, del: w.del})
+				lv.note(pending{key: k, off: s.end + uint64(len(buf)), rev: rev, del: w.del})
 				if logging {
 					buf = appendLogEntry(buf, k, val, rev, w.del)
 				}
@@ -151,22 +136,15 @@ func (s *Store) writeGroup() written {
 	fold := !logging
 	if logging {
 		var ovBytes uint64
-		if in.ov != nil {
-			ovBytes = in.ov.bytes
+		if s.ov != nil {
+			ovBytes = s.ov.bytes
 		}
-		// With background folds the bounds are soft: a fold of the new
-		// version starts once it is written (step 8), and only an overlay
-		// past foldHard times the bounds folds here.
-		keys, bytes := s.foldAt, uint64(foldBytes)
-		if s.bgFold {
-			keys, bytes = foldHard*keys, foldHard*bytes
-		}
-		fold = lv.gather() > keys || ovBytes+uint64(len(buf)) > bytes
+		fold = lv.gather() > s.foldAt || ovBytes+uint64(len(buf)) > foldBytes
 		if !fold {
-			nv.ovs = overlay{tree: treeRoot(in.root, in.ov), treeCount: in.treeCount, bytes: ovBytes + uint64(len(buf))}
+			nv.ovs = overlay{tree: treeRoot(s.tip.root, s.ov), treeCount: s.treeCountLocked(), bytes: ovBytes + uint64(len(buf))}
 			lv.merged(&nv.ovs, s.foldAt)
 			endLogRecord(buf, recStart)
-			root = in.at + uint64(recStart)
+			root = s.end + uint64(recStart)
 			nov = &nv.ovs
 			if s.countAll {
 				nov.keys.Store(count + 1)
@@ -176,10 +154,9 @@ func (s *Store) writeGroup() written {
 		}
 	}
 	if fold {
-		s.dropFoldLocked() // its version is about to be folded here
 		t := &sc.t
-		*t = wtree{d: d, rootOff: treeRoot(in.root, in.ov), count: in.treeCount, nodes: &sc.nodes}
-		in.ov.all(func(e uint64) {
+		*t = wtree{d: d, rootOff: treeRoot(s.tip.root, s.ov), count: s.treeCountLocked(), nodes: &sc.nodes}
+		s.ov.all(func(e uint64) {
 			if k := logKey(d, e); logDeleted(d, e) {
 				t.del(k)
 			} else {
@@ -199,7 +176,7 @@ func (s *Store) writeGroup() written {
 			return written{batch: batch}
 		}
 		count = t.count // exact: the fold knows which puts insert and which deletes remove
-		sp := spiller{t: t, buf: buf[:0], base: in.at, nodeSize: s.nodeSize, sc: sc}
+		sp := spiller{t: t, buf: buf[:0], base: s.end, nodeSize: s.nodeSize, sc: sc}
 		root = sp.spillRoot()
 		buf = sp.buf
 	}
@@ -207,13 +184,13 @@ func (s *Store) writeGroup() written {
 	// 5. Build the head: it names the new root and the previous head, and
 	//    its data checksum covers every record appended since that head.
 	h := head{
-		off:     in.at + uint64(len(buf)),
+		off:     s.end + uint64(len(buf)),
 		seq:     s.tip.seq + 1,
 		rev:     rev,
 		root:    root,
 		prev:    s.tip.off,
 		count:   count,
-		dataCRC: extendCRC(in.crc, buf),
+		dataCRC: checksum(buf),
 	}
 	w := written{batch: batch, f: s.f, slot: -1, hoff: h.off}
 	hb, sb := &sc.head, &s.ckptBuf // the leader's; a ready group gets copies
@@ -230,10 +207,10 @@ func (s *Store) writeGroup() written {
 	//    store refuse further writes: what reached the file is unknown.
 	err := s.growMapLocked(end)
 	if err == nil {
-		err = s.preallocLocked(in.at, end)
+		err = s.preallocLocked(end)
 	}
 	if err == nil {
-		err = s.writeAt(buf, in.at)
+		err = s.writeAt(buf, s.end)
 	}
 	s.buf, s.bufPeak = keepBuf(buf, s.bufPeak), nextPeak(s.bufPeak, len(buf))
 	if err == nil && s.checkpointDueLocked() {
@@ -298,13 +275,6 @@ func (s *Store) writeGroup() written {
 		s.ckpt = checkpoint{slot: w.slot, h: s.tip}
 	}
 	s.end, s.tip, s.ov = end, h, nov
-	if in.job != nil && s.fold == in.job {
-		s.fold = nil // installed: the group's head names its tree
-		s.freeFoldLocked(in.job)
-	}
-	if s.bgFold && s.fold == nil && nov != nil && (nov.n > s.foldAt || nov.bytes > foldBytes) {
-		s.startFoldLocked()
-	}
 	s.noteGrowthLocked()
 	s.releaseColdLocked()
 	return w

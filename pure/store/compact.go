@@ -336,7 +336,6 @@ func (c *copier) finish(tip head, ov *overlay) (head, uint64) {
 // (which releases the old mapping's version reference), drop the writer's
 // reference on the old mapping and close the old file.
 func (s *Store) swapLocked(f File, m *mapping, h head, end uint64, ckpt checkpoint, ov *overlay) {
-	s.dropFoldLocked() // it folds a version of the old file
 	old, oldM := s.f, s.m
 	s.f, s.m, s.end, s.tip, s.filled, s.cold, s.swept = f, m, end, h, end, end, end
 	s.setCheckpoints(dataStartV2, ckpt)

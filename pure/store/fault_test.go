@@ -79,20 +79,15 @@ func (f *faultFile) Truncate(size int64) error {
 // wrong and starts from the other one.
 //
 // Each runs with tree commits (fold -1), with log records folded every
-// few commits (2), inline or in the background, and with the default fold
-// (no fold in the test's commits). The failing commit of the background
-// case installs a finished fold (bgfold.go): the fold's write is one more
-// failure point.
+// few commits (2) and with the default fold (no fold in the test's
+// commits).
 func TestFault_CommitPath(t *testing.T) {
 	for _, every := range []int64{-1, 1} {
-		for _, c := range []struct {
-			fold int
-			bg   bool
-		}{{-1, false}, {2, false}, {2, true}, {0, true}} {
-			t.Run(fmt.Sprint("checkpoint-every=", every, "/fold=", c.fold, "/background=", c.bg), func(t *testing.T) {
-				points := faultCommitPath(t, every, c.fold, c.bg)
-				if want := 3 + btoi(every > 0) + btoi(c.bg && c.fold > 0); points != want {
-					t.Fatalf("commit path has %d failure points, want %d ([fold,] records, head, [checkpoint,] sync)", points, want)
+		for _, fold := range []int{-1, 2, 0} {
+			t.Run(fmt.Sprint("checkpoint-every=", every, "/fold=", fold), func(t *testing.T) {
+				points := faultCommitPath(t, every, fold)
+				if want := 3 + btoi(every > 0); points != want {
+					t.Fatalf("commit path has %d failure points, want %d (records, head, [checkpoint,] sync)", points, want)
 				}
 			})
 		}
@@ -108,13 +103,13 @@ func btoi(b bool) int {
 
 // faultCommitPath fails each file operation of a commit in turn and
 // returns how many there were.
-func faultCommitPath(t *testing.T, every int64, fold int, bg bool) int {
+func faultCommitPath(t *testing.T, every int64, fold int) int {
 	for n := 1; ; n++ {
 		path := tempPath(t)
 		var ff *faultFile
 		// No preallocation: the big commit below passes preallocFrom, and
 		// the zeros it would write are not part of the path counted here.
-		opts := &Options{Strict: true, nodeSize: 256, ckptEvery: every, FoldEntries: fold, noPrealloc: true, inlineFold: !bg, WrapFile: func(f File) File {
+		opts := &Options{Strict: true, nodeSize: 256, ckptEvery: every, FoldEntries: fold, noPrealloc: true, WrapFile: func(f File) File {
 			ff = &faultFile{File: f}
 			return ff
 		}}
@@ -124,9 +119,6 @@ func faultCommitPath(t *testing.T, every int64, fold int, bg bool) int {
 			k, v := key(i), fmt.Sprint("v", i)
 			put(t, s, k, v)
 			acked[k] = v
-		}
-		if j := s.fold; j != nil {
-			<-j.done // so that the commit below installs it
 		}
 		big := strings.Repeat("B", 5000)
 		ff.arm(n)

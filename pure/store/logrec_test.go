@@ -11,36 +11,21 @@ import (
 // TestLog_SmallCommitAppendsRecord: in log mode a one-key commit appends a
 // log record and its head, not a leaf and its path, and the head names the
 // record; the fold that passes FoldEntries writes the tree and leaves no
-// overlay. With background folds (bgfold.go), a commit that installs a
-// fold appends its nodes too, and the overlay may pass the bound until
-// the fold is installed, never foldHard times it.
+// overlay.
 func TestLog_SmallCommitAppendsRecord(t *testing.T) {
-	for _, bg := range []bool{false, true} {
-		t.Run(fmt.Sprint("background=", bg), func(t *testing.T) { testSmallCommitAppendsRecord(t, bg) })
-	}
-}
-
-func testSmallCommitAppendsRecord(t *testing.T, bg bool) {
-	s := mustOpen(t, tempPath(t), &Options{FoldEntries: 100, inlineFold: !bg})
+	s := mustOpen(t, tempPath(t), &Options{FoldEntries: 100})
 	defer s.Close()
 	for i := range 2000 {
 		put(t, s, key(i), "0123456789abcdef") // a tree of several leaves
 	}
-	logged, installs := 0, 0
+	logged := 0
 	for i := range 50 {
-		before, tree := s.Stats().Size, treeRoot(s.cur.Load().h.root, s.cur.Load().ov)
+		before := s.Stats().Size
 		put(t, s, key(5000+i), "0123456789abcdef")
 		v := s.cur.Load()
 		grew := s.Stats().Size - before
 		if v.ov == nil {
 			continue // this commit folded
-		}
-		if v.ov.tree != tree {
-			if !bg {
-				t.Fatalf("commit %d: the tree changed under a log record with inline folds", i)
-			}
-			installs++ // this commit installed a background fold
-			continue
 		}
 		if v.m.data[v.h.root] != kindLog {
 			t.Fatalf("commit %d: root at %d is kind %q, want a log record", i, v.h.root, v.m.data[v.h.root])
@@ -54,25 +39,12 @@ func testSmallCommitAppendsRecord(t *testing.T, bg bool) {
 	if logged < 40 {
 		t.Fatalf("%d of 50 commits wrote a log record, want all but a fold or so", logged)
 	}
-	bound := 100
-	if bg {
-		bound *= foldHard
-	}
 	for i := range 200 {
-		tree := treeRoot(s.cur.Load().h.root, s.cur.Load().ov)
 		put(t, s, key(6000+i), "x")
-		if v := s.cur.Load(); bg && v.ov != nil && v.ov.tree != tree {
-			installs++
-		}
-		if v := s.cur.Load(); v.ov != nil && v.ov.n > bound {
-			t.Fatalf("overlay holds %d keys, FoldEntries is 100 (background: %v)", v.ov.n, bg)
-		}
 	}
-	if bg && (s.foldsStarted.Load() == 0 || installs == 0) {
-		t.Fatalf("%d background folds started, %d seen installed; want some", s.foldsStarted.Load(), installs)
-	}
-	if !bg && s.foldsStarted.Load() != 0 {
-		t.Fatal("a background fold started with inline folds")
+	v := s.cur.Load()
+	if v.ov != nil && v.ov.n > 100 {
+		t.Fatalf("overlay holds %d keys, FoldEntries is 100", v.ov.n)
 	}
 	if err := s.Check(); err != nil {
 		t.Fatal(err)

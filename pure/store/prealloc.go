@@ -52,10 +52,8 @@ var zeros [256 << 10]byte
 
 // preallocLocked makes the file hold zeros (or records) up to at least
 // end, appending a chunk of zeros when end is beyond them. The caller holds
-// wmu and writes its records from from to end afterwards; the bytes from
-// the tip's end to from are records it wrote already (a background fold's,
-// bgfold.go), which the zeros must not overwrite.
-func (s *Store) preallocLocked(from, end uint64) error {
+// wmu and writes its records below end afterwards.
+func (s *Store) preallocLocked(end uint64) error {
 	if end > s.end {
 		s.groupAvg += (int64(end-s.end) - s.groupAvg) / 8
 	}
@@ -63,7 +61,7 @@ func (s *Store) preallocLocked(from, end uint64) error {
 		return nil
 	}
 	to := end + min(max(end/16, preallocMin), preallocMax)
-	for p := max(s.filled, from); p < to; {
+	for p := max(s.filled, s.end); p < to; {
 		n := min(to-p, uint64(len(zeros)))
 		if err := s.writeAt(zeros[:n], p); err != nil {
 			return err

@@ -75,9 +75,6 @@ type Options struct {
 	// noPrealloc turns preallocation off (tests that count a commit's file
 	// operations).
 	noPrealloc bool
-	// inlineFold makes the group that passes the fold bounds fold inline,
-	// as RAM mode does, instead of in the background (tests).
-	inlineFold bool
 }
 
 // Store is an open tree store: one file holding a copy-on-write B+tree of
@@ -121,13 +118,7 @@ type Store struct {
 	buf      []byte  // commit buffer, reused
 	bufPeak  int     // the groups' commit buffer lengths, their peak decaying by an eighth per group
 	scratch  scratch // the leader's other reusable memory
-	// Background folds (bgfold.go): whether commits fold in the
-	// background, the fold in progress (or ended, not yet installed), and
-	// a finished job kept for its memory.
-	bgFold   bool
-	fold     *foldJob
-	foldFree *foldJob
-	failed   error // set when a write or sync failed: refuse writes
+	failed   error   // set when a write or sync failed: refuse writes
 	closed   bool
 
 	base      uint64     // where records begin: dataStartV2, or headerSize in version 1 files
@@ -149,7 +140,6 @@ type Store struct {
 	compactPause atomic.Int64 // the longest a compaction held wmu, in ns
 
 	publications atomic.Uint64 // heads written by commits
-	foldsStarted atomic.Uint64 // background folds started
 	coldReleased atomic.Uint64 // bytes of the mapping whose pages the writer gave back (cold.go)
 	spare        *spareBuf     // RAM mode: a released image to reuse
 
@@ -371,7 +361,6 @@ func (s *Store) Close() error {
 		return ErrClosed
 	}
 	s.drainLocked()
-	s.dropFoldLocked()
 	var err error
 	if s.failed == nil && s.ckptEvery > 0 && s.tip.off != 0 && s.ckpt.end(s.base) < s.tip.off+headSize {
 		err = s.writeCheckpointLocked(s.tip)
@@ -421,7 +410,6 @@ func (s *Store) setLog(d []byte, ov *overlay) {
 	}
 	s.logOK = s.foldAt > 0 && fileVersion(d) >= formatV3 && !s.opts.ReadOnly
 	s.countAll = s.logOK && !headCountsTree(fileVersion(d))
-	s.bgFold = s.logOK && !s.ram && !s.opts.inlineFold
 }
 
 // newVersion returns the format version of the files the store creates.
