@@ -32,7 +32,6 @@ func (s *Store) writeGroup() written {
 	g := &s.g
 	g.mu.Lock()
 	batch := g.take(nil)
-	expect := max(g.recent, len(batch)) // the group's likely size: the last one's
 	g.mu.Unlock()
 
 	// 1. Refuse the whole group if the store cannot write: closed, or an
@@ -59,15 +58,6 @@ func (s *Store) writeGroup() written {
 	lv.reset(d, s.tip.root, s.ov, s.end)
 	defer lv.reset(nil, 0, nil, 0)
 	logging := s.logOK
-	// A group likely to take the overlay past the fold bound folds: it
-	// applies the overlay to its working tree now, before it gathers, so
-	// that this part of the fold overlaps the sync in flight instead of
-	// following it (prefold). It folds even if the group turns out
-	// smaller than expected, a little before the bound.
-	prefold := logging && s.ov != nil && s.ov.n+expect > s.foldAt
-	if prefold {
-		s.foldOverlayLocked(&sc.t, &sc.nodes, d)
-	}
 	buf, recStart := s.buf[:0], 0
 	if logging {
 		buf = startLogRecord(buf, s.tip.root)
@@ -149,7 +139,7 @@ func (s *Store) writeGroup() written {
 		if s.ov != nil {
 			ovBytes = s.ov.bytes
 		}
-		fold = prefold || lv.gather() > s.foldAt || ovBytes+uint64(len(buf)) > foldBytes
+		fold = lv.gather() > s.foldAt || ovBytes+uint64(len(buf)) > foldBytes
 		if !fold {
 			nv.ovs = overlay{tree: treeRoot(s.tip.root, s.ov), treeCount: s.treeCountLocked(), bytes: ovBytes + uint64(len(buf))}
 			lv.merged(&nv.ovs, s.foldAt)
@@ -165,9 +155,14 @@ func (s *Store) writeGroup() written {
 	}
 	if fold {
 		t := &sc.t
-		if !prefold {
-			s.foldOverlayLocked(t, &sc.nodes, d)
-		}
+		*t = wtree{d: d, rootOff: treeRoot(s.tip.root, s.ov), count: s.treeCountLocked(), nodes: &sc.nodes}
+		s.ov.all(func(e uint64) {
+			if k := logKey(d, e); logDeleted(d, e) {
+				t.del(k)
+			} else {
+				t.put(k, leafVal(d, e), leafRev(d, e))
+			}
+		})
 		for _, tx := range batch {
 			if tx.err == nil {
 				tx.apply(t, tx.rev)
@@ -283,20 +278,6 @@ func (s *Store) writeGroup() written {
 	s.noteGrowthLocked()
 	s.releaseColdLocked()
 	return w
-}
-
-// foldOverlayLocked starts a fold: t becomes the working copy of the
-// tip's tree with the tip's overlay applied, its nodes from nodes, read
-// from d.
-func (s *Store) foldOverlayLocked(t *wtree, nodes *nodeArena, d []byte) {
-	*t = wtree{d: d, rootOff: treeRoot(s.tip.root, s.ov), count: s.treeCountLocked(), nodes: nodes}
-	s.ov.all(func(e uint64) {
-		if k := logKey(d, e); logDeleted(d, e) {
-			t.del(k)
-		} else {
-			t.put(k, leafVal(d, e), leafRev(d, e))
-		}
-	})
 }
 
 // treeCountLocked returns the number of keys in the tip's tree, below
