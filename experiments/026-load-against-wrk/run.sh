@@ -115,14 +115,8 @@ if [[ ${NOTE_ONLY:-} == 1 ]]; then
 	exit 0
 fi
 
-work=$(mktemp -d /tmp/exp026.XXXXXX)
-chmod 755 "$work"
-nginx_pid=
-cleanup() {
-	if [[ -n $nginx_pid ]]; then kill "$nginx_pid" 2>/dev/null || true; wait "$nginx_pid" 2>/dev/null || true; fi
-	rm -rf "$work"
-}
-trap cleanup EXIT
+source "$here/lab.sh"
+lab_workdir exp026
 
 (cd "$here/../.." && go build -o "$work/pure-load" ./cmd/pure-load)
 commit=$(cd "$here/../.." && git rev-parse --short HEAD)
@@ -131,27 +125,13 @@ base_commit=
 tools=(wrk pure-load)
 if [[ -n ${BASE:-} ]]; then
 	base_commit=$(cd "$here/../.." && git rev-parse --short "$BASE")
-	(cd "$here/../.." && git worktree add -q --detach "$work/base-src" "$base_commit")
-	(cd "$work/base-src" && go build -o "$work/pure-load-base" ./cmd/pure-load)
-	(cd "$here/../.." && git worktree remove --force "$work/base-src")
+	lab_build_pure_load "$here/../.." "$base_commit" "$work/pure-load-base"
 	tools=(wrk pure-load pure-load-base)
 fi
 
-mkdir -p "$work/www/docs" "$work/tmp"
-for i in $(seq -f %02g 0 63); do
-	printf '%-63.63s\n' "document d$i served by nginx for experiment 026 ........................" > "$work/www/docs/d$i"
-done
-[[ $(stat -c %s "$work/www/docs/d00") == 64 ]] || { echo "run.sh: the static file is not 64 B" >&2; exit 1; }
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-sed -e "s#@DIR@#$work#g" -e "s#@PORT@#$port#g" "$here/nginx.conf.in" > "$work/nginx.conf"
-taskset -c 0 /usr/sbin/nginx -c "$work/nginx.conf" -p "$work" &
-nginx_pid=$!
-for _ in $(seq 50); do curl -fs "http://127.0.0.1:$port/docs/d00" >/dev/null && break; sleep 0.1; done
-curl -fs "http://127.0.0.1:$port/docs/d00" >/dev/null || { echo "run.sh: nginx did not come up on $port" >&2; exit 1; }
-worker=$(pgrep -P "$nginx_pid" | head -1)
+lab_nginx "$here/../.."
 nginx_ver=$(/usr/sbin/nginx -v 2>&1 | sed 's/.*\///')
 wrk_ver=$( (/usr/bin/wrk -v 2>&1 || true) | head -1 | awk '{print $2}')
-url="http://127.0.0.1:$port"
 
 worker_cpu() { awk '{printf "%d", $14 + $15}' "/proc/$worker/stat"; }
 tck=$(getconf CLK_TCK)

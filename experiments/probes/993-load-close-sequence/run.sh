@@ -18,31 +18,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
 base=${BASE:-c59d803}
 rounds=${ROUNDS:-3}
-work=$(mktemp -d /tmp/probe993.XXXXXX)
-chmod 755 "$work"
-nginx_pid=
-cleanup() {
-	if [[ -n $nginx_pid ]]; then kill "$nginx_pid" 2>/dev/null || true; wait "$nginx_pid" 2>/dev/null || true; fi
-	rm -rf "$work"
-}
-trap cleanup EXIT
+source "$repo/experiments/026-load-against-wrk/lab.sh"
+lab_workdir probe993
 
 (cd "$repo" && go build -o "$work/new" ./cmd/pure-load)
-(cd "$repo" && git worktree add -q --detach "$work/base-src" "$base")
-(cd "$work/base-src" && go build -o "$work/base" ./cmd/pure-load)
-(cd "$repo" && git worktree remove --force "$work/base-src")
+lab_build_pure_load "$repo" "$base" "$work/base"
 commit=$(cd "$repo" && git rev-parse --short HEAD)
 
-mkdir -p "$work/www/docs" "$work/tmp"
-for i in $(seq -f %02g 0 63); do
-	printf '%-63.63s\n' "document d$i served by nginx for experiment 026 ........................" > "$work/www/docs/d$i"
-done
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-sed -e "s#@DIR@#$work#g" -e "s#@PORT@#$port#g" "$repo/experiments/026-load-against-wrk/nginx.conf.in" > "$work/nginx.conf"
-taskset -c 0 /usr/sbin/nginx -c "$work/nginx.conf" -p "$work" &
-nginx_pid=$!
-for _ in $(seq 50); do curl -fs "http://127.0.0.1:$port/docs/d00" >/dev/null && break; sleep 0.1; done
-worker=$(pgrep -P "$nginx_pid" | head -1)
+lab_nginx "$repo"
 url="http://127.0.0.1:$port"
 
 # client TOOL CONNS DUR: sets cmd, the client's command line
