@@ -12,11 +12,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-build() { # rev patch name
-  mkdir "$tmp/$3"
-  (cd "$root" && git archive "$1" | tar -x -C "$tmp/$3")
-  (cd "$tmp/$3" && git apply "$2" && CGO_ENABLED=0 go build -o "$tmp/kv-$3" ./cmd/pure-kvbench)
-}
-build "${1:-af70e28}" "$here/probe-985.patch" inline
-build "${2:-8735334}" "${NEWPATCH:-$here/probe-985-bg.patch}" new
+source "$here/build.sh"
+build "${1:-af70e28}" inline "$here/probe-985.patch"
+build "${2:-8735334}" new "${NEWPATCH:-$here/probe-985-bg.patch}"
 BUILDS="inline new" BIN="$tmp/kv-" N=${N:-4} W=${W:-64} D=${D:-3s} PROBE=probe966 exec "$root/scripts/store-alone"

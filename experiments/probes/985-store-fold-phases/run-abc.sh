@@ -9,12 +9,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-build() { # rev patch name
-  mkdir "$tmp/$3"
-  (cd "$root" && git archive "$1" | tar -x -C "$tmp/$3")
-  (cd "$tmp/$3" && { [[ -z $2 ]] || git apply "$2"; } && CGO_ENABLED=0 go build -o "$tmp/kv-$3" ./cmd/pure-kvbench)
-}
-build "${1:-af70e28}" "" inline
-build "${2:-8735334}" "" bg
-build "${2:-8735334}" "$here/yield.patch" bgyield
+source "$here/build.sh"
+build "${1:-af70e28}" inline
+build "${2:-8735334}" bg
+build "${2:-8735334}" bgyield "$here/yield.patch"
 BUILDS="inline bg bgyield" BIN="$tmp/kv-" N=${N:-6} W=${W:-64} D=${D:-3s} exec "$root/scripts/store-alone"
