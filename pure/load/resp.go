@@ -182,19 +182,34 @@ func parseHead(b []byte, a *answer) (n int, length int64, chunked bool, err erro
 		if len(line) == 0 {
 			return len(b) - len(rest), length, chunked, nil
 		}
-		colon := bytes.IndexByte(line, ':')
-		if colon <= 0 {
-			return 0, 0, false, errHeaderLine
+		// Headers named as servers usually spell them are recognised by
+		// their prefix (a few word compares, no search for the colon):
+		// the ones the generator skips end here, the ones it uses go on
+		// with their name and value. Any other spelling takes the general
+		// path: the colon found, the name compared ignoring case.
+		var name, value []byte
+		switch {
+		case hasPrefix(line, "Date:"), hasPrefix(line, "Content-Type:"):
+			continue
+		case hasPrefix(line, "Content-Length:"):
+			name, value = line[:len("Content-Length")], line[len("Content-Length:"):]
+		case hasPrefix(line, "ETag:"):
+			name, value = line[:len("ETag")], line[len("ETag:"):]
+		default:
+			colon := bytes.IndexByte(line, ':')
+			if colon <= 0 {
+				return 0, 0, false, errHeaderLine
+			}
+			name, value = line[:colon], line[colon+1:]
 		}
-		// The name's length picks the one name it can be, so most
-		// headers (Content-Type) are skipped after one comparison, Date
-		// (as long as ETag) after a look at its first letter, and only a
-		// header the generator uses has its value trimmed.
-		name, value := line[:colon], line[colon+1:]
+		// The name's length picks the one name it can be, so most other
+		// headers are skipped after one comparison, Date (as long as
+		// ETag) after a look at its first letter, and only a header the
+		// generator uses has its value trimmed.
 		switch len(name) {
 		case len("Content-Length"):
-			if bytes.EqualFold(name, []byte("Content-Length")) {
-				v, ok := parseDecimal(bytes.TrimSpace(value))
+			if string(name) == "Content-Length" || bytes.EqualFold(name, []byte("Content-Length")) {
+				v, ok := parseDecimal(trimSpace(value))
 				if !ok || (length >= 0 && v != length) {
 					return 0, 0, false, errLength
 				}
@@ -213,8 +228,8 @@ func parseHead(b []byte, a *answer) (n int, length int64, chunked bool, err erro
 				}
 			}
 		case len("ETag"):
-			if name[0]|0x20 == 'e' && bytes.EqualFold(name, []byte("ETag")) {
-				value = bytes.TrimSpace(value)
+			if string(name) == "ETag" || name[0]|0x20 == 'e' && bytes.EqualFold(name, []byte("ETag")) {
+				value = trimSpace(value)
 				if len(value) > maxETag {
 					return 0, 0, false, errETag
 				}
@@ -222,6 +237,20 @@ func parseHead(b []byte, a *answer) (n int, length int64, chunked bool, err erro
 			}
 		}
 	}
+}
+
+// hasPrefix reports whether line starts with p, exactly.
+func hasPrefix(line []byte, p string) bool {
+	return len(line) >= len(p) && string(line[:len(p)]) == p
+}
+
+// trimSpace is bytes.TrimSpace, with the usual header value (one space,
+// then printable ASCII) done without the call.
+func trimSpace(v []byte) []byte {
+	if len(v) > 1 && v[0] == ' ' && v[1] > ' ' && v[1] < 0x7f && v[len(v)-1] > ' ' && v[len(v)-1] < 0x7f {
+		return v[1:]
+	}
+	return bytes.TrimSpace(v)
 }
 
 // cutLine splits b at its first CRLF; ok is false when b has none. It

@@ -210,3 +210,47 @@ func TestParseHead_EndsWhereIndexFindsBlankLine(t *testing.T) {
 		}
 	}
 }
+
+// TestTrimSpace_AsBytesTrimSpace: the inline case gives what
+// bytes.TrimSpace gives, for every string of up to 4 bytes over an
+// alphabet of spaces, printable ASCII and a byte of a UTF-8 space.
+func TestTrimSpace_AsBytesTrimSpace(t *testing.T) {
+	alphabet := []byte{' ', '\t', '\v', 'a', '"', 0x7f, 0xc2, 0x85, 0xa0}
+	var b []byte
+	var check func(n int)
+	check = func(n int) {
+		if got, want := trimSpace(b), bytes.TrimSpace(b); !bytes.Equal(got, want) {
+			t.Fatalf("trimSpace(%q) = %q, want %q", b, got, want)
+		}
+		if n == 0 {
+			return
+		}
+		for _, c := range alphabet {
+			b = append(b, c)
+			check(n - 1)
+			b = b[:len(b)-1]
+		}
+	}
+	check(4)
+}
+
+// TestParseHead_UsualSpellingsAsOthers: a head whose headers are spelled
+// as servers usually send them (recognised by prefix) parses to what the
+// same head in other spellings and spacing parses to, and a usual name
+// without its colon is still a bad header line.
+func TestParseHead_UsualSpellingsAsOthers(t *testing.T) {
+	usual := "HTTP/1.1 200 OK\r\nDate: Mon\r\nContent-Type: text/plain\r\nContent-Length: 64\r\nETag: \"62\"\r\n\r\n"
+	other := "HTTP/1.1 200 OK\r\ndate: Mon\r\ncontent-type: text/plain\r\ncontent-length:64 \r\netag:  \"62\"\r\n\r\n"
+	var a, b answer
+	n1, l1, c1, err1 := parseHead([]byte(usual), &a)
+	n2, l2, c2, err2 := parseHead([]byte(other), &b)
+	if err1 != nil || err2 != nil || n1 != len(usual) || n2 != len(other) || l1 != 64 || l2 != 64 || c1 || c2 ||
+		a.status != b.status || string(a.ETag()) != `"62"` || string(b.ETag()) != `"62"` || a.close != b.close {
+		t.Fatalf("usual: %d %d %v %v %+v; other: %d %d %v %v %+v", n1, l1, c1, err1, a, n2, l2, c2, err2, b)
+	}
+	for _, h := range []string{"Date", "Content-Type", "ETag \"1\"", "Content-Length 5"} {
+		if _, _, _, err := parseHead([]byte("HTTP/1.1 200 OK\r\n"+h+"\r\n\r\n"), &a); err != errHeaderLine {
+			t.Errorf("%q: %v, want %v", h, err, errHeaderLine)
+		}
+	}
+}
