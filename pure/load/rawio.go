@@ -25,20 +25,13 @@ import (
 // 026's findings.md) this took a fifth off the CPU per keep-alive request
 // and most of the involuntary context switches.
 //
-// Why yield before reading: the first read after a write waits for the
-// other connections' turn (one runtime.Gosched), by which time the answer
-// is usually there. Without it a pipelined batch's first read mostly
-// failed with EAGAIN and parked the goroutine in the poller: 1.7 reads per
-// batch on get-pipe16 against 1.0 with the yield (probe 995, strace), and
-// the generator's CPU per request fell by about a quarter with the
-// one-pass head parser (experiment 145).
-//
 // Why join the poller late: a connection that carries one request
-// (--close) is thus usually answered before its first read, and never
-// joins: os.NewFile's fcntl and finalizer, the poller's two epoll_ctl
-// calls and the read that fails with EAGAIN are saved (probe 993 and
-// experiment 141 measure it). A keep-alive connection joins at its first
-// wait and stays.
+// (--close) is usually answered before its first read, if the read waits
+// for the other connections' turn (one runtime.Gosched before the first
+// read of a socket not in the poller). Such a connection never joins:
+// os.NewFile's fcntl and finalizer, the poller's two epoll_ctl calls and
+// the read that fails with EAGAIN are saved (probe 993 and experiment 141
+// measure it). A keep-alive connection joins at its first wait and stays.
 //
 // The callbacks handed to RawConn are method values made once, so a read
 // or a write allocates nothing. A sock belongs to one worker and is reused
@@ -52,9 +45,8 @@ type sock struct {
 	rc syscall.RawConn // f's
 	dl time.Time       // the deadline, for when the socket joins the poller
 
-	wrote  bool  // a write happened since the last read: yield before reading
-	yields int64 // reads that yielded first (tests read it)
-	joins  int64 // connections that joined the poller (tests read it)
+	yielded bool  // the one Gosched before a first read happened
+	joins   int64 // connections that joined the poller (tests read it)
 
 	p     []byte
 	n     int
@@ -74,7 +66,7 @@ func (s *sock) open(fd int) {
 	s.mu.Lock()
 	s.fd, s.f, s.rc, s.dl = fd, nil, nil, time.Time{}
 	s.mu.Unlock()
-	s.wrote = false
+	s.yielded = false
 }
 
 // inPoller reports whether the socket joined the runtime's poller.
@@ -134,15 +126,13 @@ func (s *sock) Read(p []byte) (int, error) {
 		return 0, nil
 	}
 	s.p, s.n, s.errno = p, 0, 0
-	if s.wrote {
-		// Let the other connections run first: the answer is then
-		// usually here, so the read does not fail with EAGAIN and park
-		// in the poller (and a new socket never needs the poller).
-		s.wrote = false
-		s.yields++
-		runtime.Gosched()
-	}
 	if s.rc == nil {
+		if !s.yielded {
+			// Let the other connections run first: the answer is then
+			// usually here, and the socket never needs the poller.
+			s.yielded = true
+			runtime.Gosched()
+		}
 		if !s.doRead(uintptr(s.fd)) {
 			if err := s.join(); err != nil {
 				return 0, err
@@ -187,7 +177,6 @@ func (s *sock) doRead(fd uintptr) bool {
 // also reports a refused connect (isConnectErrno).
 func (s *sock) Write(p []byte) (int, error) {
 	s.p, s.n, s.errno = p, 0, 0
-	s.wrote = true
 	if s.rc == nil && !s.doWrite(uintptr(s.fd)) {
 		if err := s.join(); err != nil {
 			return s.n, err

@@ -434,19 +434,3 @@ func TestConfig_Check_ExplainsMistakes(t *testing.T) {
 		}
 	}
 }
-
-func TestWorker_Pipelined_YieldsOnceBeforeEachBatchsAnswers(t *testing.T) {
-	// Every batch's first read waits for the other connections' turn once
-	// (so that the answers are usually there and the read does not park in
-	// the poller); the reads after it in the same batch do not yield.
-	url, _ := rawServer(t, func(c net.Conn) {
-		readRequests(c, func(path string) bool {
-			_, err := fmt.Fprintf(c, "HTTP/1.1 200 OK\r\nETag: %s\r\nContent-Length: 0\r\n\r\n", path)
-			return err == nil
-		})
-	})
-	w := runOne(t, url, 16, 16*10, 5*time.Second, &seqSource{})
-	if w.ok != 160 || w.sk.yields != 10 {
-		t.Fatalf("%d ok, %d yields, errors %+v: want 160 and one yield per batch (10)", w.ok, w.sk.yields, w.errs)
-	}
-}
