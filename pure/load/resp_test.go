@@ -145,13 +145,13 @@ func TestCutLine_AsIndexCRLF(t *testing.T) {
 	var b []byte
 	var check func(n int)
 	check = func(n int) { // every string of up to 7 bytes over the alphabet
-		line, rest := cutLine(b)
-		wantLine, wantRest := b, []byte(nil)
+		line, rest, ok := cutLine(b)
+		wantLine, wantRest, wantOK := b, []byte(nil), false
 		if i := bytes.Index(b, []byte("\r\n")); i >= 0 {
-			wantLine, wantRest = b[:i], b[i+2:]
+			wantLine, wantRest, wantOK = b[:i], b[i+2:], true
 		}
-		if !bytes.Equal(line, wantLine) || !bytes.Equal(rest, wantRest) || (rest == nil) != (wantRest == nil) {
-			t.Fatalf("cutLine(%q) = %q, %q; want %q, %q", b, line, rest, wantLine, wantRest)
+		if !bytes.Equal(line, wantLine) || !bytes.Equal(rest, wantRest) || ok != wantOK {
+			t.Fatalf("cutLine(%q) = %q, %q, %v; want %q, %q, %v", b, line, rest, ok, wantLine, wantRest, wantOK)
 		}
 		if n == 0 {
 			return
@@ -172,15 +172,85 @@ func TestParseHead_HeaderNames(t *testing.T) {
 	head := "HTTP/1.1 200 OK\r\ncONTENT-lENGTH:  12 \r\nContent-Lengtx: 99\r\netag:\t\"42\" \r\nEtah: \"1\"\r\n" +
 		"CONNECTION: Keep-Alive, Close\r\nConnectiox: keep-alive\r\n\r\n"
 	var a answer
-	length, chunked, err := parseHead([]byte(head), &a)
-	if err != nil || length != 12 || chunked || string(a.ETag()) != `"42"` || !a.close || a.status != 200 {
+	n, length, chunked, err := parseHead([]byte(head+"body"), &a)
+	if err != nil || n != len(head) || length != 12 || chunked || string(a.ETag()) != `"42"` || !a.close || a.status != 200 {
 		t.Fatalf("parseHead: length %d chunked %v err %v etag %q close %v status %d", length, chunked, err, a.ETag(), a.close, a.status)
 	}
-	_, chunked, err = parseHead([]byte("HTTP/1.1 200 OK\r\ntransfer-encoding: gzip, Chunked\r\n\r\n"), &a)
+	_, _, chunked, err = parseHead([]byte("HTTP/1.1 200 OK\r\ntransfer-encoding: gzip, Chunked\r\n\r\n"), &a)
 	if err != nil || !chunked {
 		t.Fatalf("Transfer-Encoding: chunked %v, err %v", chunked, err)
 	}
-	if _, _, err = parseHead([]byte("HTTP/1.1 200 OK\r\nContent-Length: 1x\r\n\r\n"), &a); err == nil {
+	if _, _, _, err = parseHead([]byte("HTTP/1.1 200 OK\r\nContent-Length: 1x\r\n\r\n"), &a); err == nil {
 		t.Fatal("a bad Content-Length was accepted")
+	}
+}
+
+// TestParseHead_EndsWhereIndexFindsBlankLine: the one-pass parser ends a
+// head exactly where the first CRLFCRLF ends, bare CRs and LFs inside
+// header values included, and reports every shorter prefix as not whole
+// yet (0), so a head split over reads is parsed once it is whole.
+func TestParseHead_EndsWhereIndexFindsBlankLine(t *testing.T) {
+	for _, head := range []string{
+		"HTTP/1.1 200 OK\r\n\r\n",
+		"HTTP/1.1 200 OK\r\nDate: Mon\r\nContent-Length: 2\r\nETag: \"1\"\r\n\r\n",
+		"HTTP/1.1 200 OK\r\nX: a\nb\r\nY: \r\r\nZ: \n\r\n\r\n",
+		"HTTP/1.1 404 Not Found\r\nX: \r\nY:\r\r\n\r\n",
+	} {
+		b := []byte(head + "\r\n\r\nxy")
+		want := bytes.Index(b, []byte("\r\n\r\n")) + 4
+		var a answer
+		for k := 0; k <= len(b); k++ {
+			n, _, _, err := parseHead(b[:k], &a)
+			if err != nil {
+				t.Fatalf("%q: prefix %d: %v", head, k, err)
+			}
+			if k < want && n != 0 || k >= want && n != want {
+				t.Fatalf("%q: prefix %d: n = %d, want %d", head, k, n, map[bool]int{true: 0, false: want}[k < want])
+			}
+		}
+	}
+}
+
+// TestTrimSpace_AsBytesTrimSpace: the inline case gives what
+// bytes.TrimSpace gives, for every string of up to 4 bytes over an
+// alphabet of spaces, printable ASCII and a byte of a UTF-8 space.
+func TestTrimSpace_AsBytesTrimSpace(t *testing.T) {
+	alphabet := []byte{' ', '\t', '\v', 'a', '"', 0x7f, 0xc2, 0x85, 0xa0}
+	var b []byte
+	var check func(n int)
+	check = func(n int) {
+		if got, want := trimSpace(b), bytes.TrimSpace(b); !bytes.Equal(got, want) {
+			t.Fatalf("trimSpace(%q) = %q, want %q", b, got, want)
+		}
+		if n == 0 {
+			return
+		}
+		for _, c := range alphabet {
+			b = append(b, c)
+			check(n - 1)
+			b = b[:len(b)-1]
+		}
+	}
+	check(4)
+}
+
+// TestParseHead_UsualSpellingsAsOthers: a head whose headers are spelled
+// as servers usually send them (recognised by prefix) parses to what the
+// same head in other spellings and spacing parses to, and a usual name
+// without its colon is still a bad header line.
+func TestParseHead_UsualSpellingsAsOthers(t *testing.T) {
+	usual := "HTTP/1.1 200 OK\r\nDate: Mon\r\nContent-Type: text/plain\r\nContent-Length: 64\r\nETag: \"62\"\r\n\r\n"
+	other := "HTTP/1.1 200 OK\r\ndate: Mon\r\ncontent-type: text/plain\r\ncontent-length:64 \r\netag:  \"62\"\r\n\r\n"
+	var a, b answer
+	n1, l1, c1, err1 := parseHead([]byte(usual), &a)
+	n2, l2, c2, err2 := parseHead([]byte(other), &b)
+	if err1 != nil || err2 != nil || n1 != len(usual) || n2 != len(other) || l1 != 64 || l2 != 64 || c1 || c2 ||
+		a.status != b.status || string(a.ETag()) != `"62"` || string(b.ETag()) != `"62"` || a.close != b.close {
+		t.Fatalf("usual: %d %d %v %v %+v; other: %d %d %v %v %+v", n1, l1, c1, err1, a, n2, l2, c2, err2, b)
+	}
+	for _, h := range []string{"Date", "Content-Type", "ETag \"1\"", "Content-Length 5"} {
+		if _, _, _, err := parseHead([]byte("HTTP/1.1 200 OK\r\n"+h+"\r\n\r\n"), &a); err != errHeaderLine {
+			t.Errorf("%q: %v, want %v", h, err, errHeaderLine)
+		}
 	}
 }
