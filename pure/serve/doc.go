@@ -191,7 +191,12 @@
 // kernel's send and read stay. Not done. On the AMD EPYC machine of
 // experiments 130-131 (KVM, retpolines: the kernel 77 % of the samples,
 // the scheduler's parks and wake-ups 10 %, probe 981) pipelined GETs read
-// 2.76x fasthttp per server CPU-second. Probe 982 then measured the 10 %
+// 2.76x fasthttp per server CPU-second, with pure-serve short of its CPU
+// (4.5-4.7 of 5 s): the load generator on the other CPU was at its limit,
+// and a server that is not saturated parks and wakes more per request.
+// Once pure-load's response parser cost less (experiment 145) pure-serve
+// came nearer saturation and read 3.03x (146, met in 4 of 7 rounds). Probe
+// 982 then measured the 10 %
 // instead of estimating it: toy servers with the same user work, one on
 // its own level-triggered epoll loop with raw calls, one with a goroutine
 // per connection on the runtime's poller, answered as many pipelined GETs
