@@ -13,13 +13,13 @@
 # load (utime+stime of all its threads, /proc/PID/stat) and the load
 # average. note.md is generated from runs.jsonl by note.py.
 # Usage: flock /work/measure.lock experiments/145-load-pipe-cpu/before-after/run.sh
-#   ROUNDS=3 DUR=5 BASE=<the branch's fork from main> (the defaults)
+#   ROUNDS=3 DUR=5 BASE=0839904 (main where the branch forked; the defaults)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
 rounds=${ROUNDS:-3}
 dur=${DUR:-5}
-base=${BASE:-$(cd "$repo" && git merge-base HEAD main)}
+base=${BASE:-0839904}
 work=$(mktemp -d /tmp/exp145.XXXXXX)
 srv_pid=
 cleanup() {

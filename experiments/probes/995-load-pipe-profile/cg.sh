@@ -8,32 +8,12 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
-revs=${REVS:-base=$(cd "$repo" && git merge-base HEAD main)}
+revs=${REVS:-base=0839904}
 n1=${N1:-16384}
 n2=${N2:-65536}
 out=${OUT:-variants}
-work=$(mktemp -d /tmp/probe995c.XXXXXX)
-srv_pid=
-cleanup() {
-	if [[ -n $srv_pid ]]; then kill "$srv_pid" 2>/dev/null || true; wait "$srv_pid" 2>/dev/null || true; fi
-	rm -rf "$work"
-}
-trap cleanup EXIT
-names=()
-for nr in $revs; do
-	name=${nr%%=*} rev=${nr#*=}
-	(cd "$repo" && git worktree add -q --detach "$work/src" "$rev")
-	(cd "$work/src" && go build -o "$work/$name" ./cmd/pure-load)
-	(cd "$repo" && git worktree remove --force "$work/src")
-	names+=("$name")
-done
-(cd "$repo" && go build -o "$work/tree" ./cmd/pure-load && go build -o "$work/pure-serve" ./cmd/pure-serve)
-names+=(tree)
-taskset -c 0 "$work/pure-serve" --addr 127.0.0.1:0 --ram > "$work/serve.out" 2> "$work/serve.err" &
-srv_pid=$!
-for _ in $(seq 50); do grep -q . "$work/serve.out" && break; sleep 0.1; done
-url="http://$(awk '{print $NF}' "$work/serve.out" | head -1)"
-GOMAXPROCS=1 taskset -c 1 "$work/tree" --workload seed --json "$url" > /dev/null
+source "$here/lab.sh"
+lab_start probe995c
 echo "tree at $(cd "$repo" && git rev-parse --short HEAD) (plus uncommitted changes: $(cd "$repo" && git status --short pure/load | wc -l) files); $revs" > "$here/cg-$out.txt"
 for v in "${names[@]}"; do
 	for n in $n1 $n2; do

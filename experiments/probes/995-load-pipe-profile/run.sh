@@ -5,7 +5,7 @@
 # workload (64 documents of 64 B and one of 1 MiB), then pure-load
 # (GOMAXPROCS=1, pinned to CPU 1) --workload get -c 64 --pipeline 16.
 # Two pure-loads, one after the other: "base" built from BASE (default
-# the branch's fork from main) and "new" from the work tree; pure-serve from the work tree. Files
+# 0839904, main where the branch forked) and "new" from the work tree; pure-serve from the work tree. Files
 # of each are named by its tag:
 #   1. strace -f -c of pure-load for 2 s: sc-TAG.txt, its JSON line in
 #      req-TAG.json (system calls per request: divide by .requests);
@@ -20,7 +20,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
-base=${BASE:-$(cd "$repo" && git merge-base HEAD main)}
+base=${BASE:-0839904}
 n1=${N1:-16384}
 n2=${N2:-65536}
 work=$(mktemp -d /tmp/probe995.XXXXXX)

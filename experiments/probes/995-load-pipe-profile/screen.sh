@@ -3,40 +3,20 @@
 # against one pure-serve --ram (CPU 0, seeded once), each variant
 # GOMAXPROCS=1 on CPU 1 for DUR seconds, ROUNDS rounds with the order
 # rotated. Variants: REVS (space-separated name=rev; default
-# base=<fork from main>) built from those revisions, and "tree" built
+# base=0839904, main where this probe forked) built from those revisions, and "tree" built
 # from the work tree. One JSON line per run in screen-OUT.jsonl: the
 # variant, pure-load's JSON line and pure-serve's CPU seconds over the run
 # (/proc/PID/stat utime+stime). Run it under the measurement lock.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
-revs=${REVS:-base=$(cd "$repo" && git merge-base HEAD main)}
+revs=${REVS:-base=0839904}
 rounds=${ROUNDS:-3}
 dur=${DUR:-4}
 out=${OUT:-screen}
-work=$(mktemp -d /tmp/probe995s.XXXXXX)
-srv_pid=
-cleanup() {
-	if [[ -n $srv_pid ]]; then kill "$srv_pid" 2>/dev/null || true; wait "$srv_pid" 2>/dev/null || true; fi
-	rm -rf "$work"
-}
-trap cleanup EXIT
-names=()
-for nr in $revs; do
-	name=${nr%%=*} rev=${nr#*=}
-	(cd "$repo" && git worktree add -q --detach "$work/src" "$rev")
-	(cd "$work/src" && go build -o "$work/$name" ./cmd/pure-load)
-	(cd "$repo" && git worktree remove --force "$work/src")
-	names+=("$name")
-done
-(cd "$repo" && go build -o "$work/tree" ./cmd/pure-load && go build -o "$work/pure-serve" ./cmd/pure-serve)
-names+=(tree)
+source "$here/lab.sh"
+lab_start probe995s
 commit=$(cd "$repo" && git rev-parse --short HEAD)
-taskset -c 0 "$work/pure-serve" --addr 127.0.0.1:0 --ram > "$work/serve.out" 2> "$work/serve.err" &
-srv_pid=$!
-for _ in $(seq 50); do grep -q . "$work/serve.out" && break; sleep 0.1; done
-url="http://$(awk '{print $NF}' "$work/serve.out" | head -1)"
-GOMAXPROCS=1 taskset -c 1 "$work/tree" --workload seed --json "$url" > /dev/null
 sleep 1
 cpu() { awk -v t="$(getconf CLK_TCK)" '{print ($14 + $15) / t}' "/proc/$srv_pid/stat"; }
 : > "$here/$out.jsonl"
