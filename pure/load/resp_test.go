@@ -141,10 +141,7 @@ func TestRespReader_Read_NoAllocs(t *testing.T) {
 // TestCutLine_AsIndexCRLF: cutLine splits where bytes.Index finds the
 // first CRLF, bare CRs and LFs before it included.
 func TestCutLine_AsIndexCRLF(t *testing.T) {
-	alphabet := []byte("a\r\n:")
-	var b []byte
-	var check func(n int)
-	check = func(n int) { // every string of up to 7 bytes over the alphabet
+	forAllStrings([]byte("a\r\n:"), 7, func(b []byte) {
 		line, rest, ok := cutLine(b)
 		wantLine, wantRest, wantOK := b, []byte(nil), false
 		if i := bytes.Index(b, []byte("\r\n")); i >= 0 {
@@ -153,16 +150,26 @@ func TestCutLine_AsIndexCRLF(t *testing.T) {
 		if !bytes.Equal(line, wantLine) || !bytes.Equal(rest, wantRest) || ok != wantOK {
 			t.Fatalf("cutLine(%q) = %q, %q, %v; want %q, %q, %v", b, line, rest, ok, wantLine, wantRest, wantOK)
 		}
+	})
+}
+
+// forAllStrings calls f with every string of up to n bytes over alphabet
+// (the empty one included), in one reused buffer.
+func forAllStrings(alphabet []byte, n int, f func(b []byte)) {
+	var b []byte
+	var walk func(n int)
+	walk = func(n int) {
+		f(b)
 		if n == 0 {
 			return
 		}
 		for _, c := range alphabet {
 			b = append(b, c)
-			check(n - 1)
+			walk(n - 1)
 			b = b[:len(b)-1]
 		}
 	}
-	check(7)
+	walk(n)
 }
 
 // TestParseHead_HeaderNames: the headers the generator uses are found in
@@ -215,23 +222,11 @@ func TestParseHead_EndsWhereIndexFindsBlankLine(t *testing.T) {
 // bytes.TrimSpace gives, for every string of up to 4 bytes over an
 // alphabet of spaces, printable ASCII and a byte of a UTF-8 space.
 func TestTrimSpace_AsBytesTrimSpace(t *testing.T) {
-	alphabet := []byte{' ', '\t', '\v', 'a', '"', 0x7f, 0xc2, 0x85, 0xa0}
-	var b []byte
-	var check func(n int)
-	check = func(n int) {
+	forAllStrings([]byte{' ', '\t', '\v', 'a', '"', 0x7f, 0xc2, 0x85, 0xa0}, 4, func(b []byte) {
 		if got, want := trimSpace(b), bytes.TrimSpace(b); !bytes.Equal(got, want) {
 			t.Fatalf("trimSpace(%q) = %q, want %q", b, got, want)
 		}
-		if n == 0 {
-			return
-		}
-		for _, c := range alphabet {
-			b = append(b, c)
-			check(n - 1)
-			b = b[:len(b)-1]
-		}
-	}
-	check(4)
+	})
 }
 
 // TestParseHead_UsualSpellingsAsOthers: a head whose headers are spelled
