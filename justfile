@@ -72,8 +72,8 @@ fuzz-serve *args:
     t=1m; for a in "$@"; do case $a in time=*) t=${a#time=} ;; *) echo "fuzz-serve: argument '$a': use time=DURATION" >&2; exit 2 ;; esac; done; \
     go test -run '^$' -fuzz '^FuzzParseRequest$' -fuzztime "$t" ./pure/serve/
 
-# Measure pure-load against wrk on the same server (experiment 026). Keys: rounds=N (default 7)
-# base=REV (also run pure-load built from REV in every round, rotated, and compare with it)
+# base=REV also runs pure-load built from REV in every round (rotated) and compares with it.
+# Measure pure-load against wrk on the same server (experiment 026). Keys: rounds=N (default 7) base=REV
 load-vs-wrk *args:
     r=7; b=; for a in "$@"; do case $a in rounds=*) r=${a#rounds=} ;; base=*) b=${a#base=} ;; *) echo "load-vs-wrk: argument '$a': use rounds=N or base=REV" >&2; exit 2 ;; esac; done; \
     ROUNDS="$r" BASE="$b" experiments/026-load-against-wrk/run.sh
