@@ -157,8 +157,8 @@
 // was no faster on two cores: the fold's CPU competed with the syncer and
 // the next group, and its bytes stayed; applying the overlay before the
 // group gathers did not shrink those gaps (experiment 137).
-// Options.FoldEntries -1 makes every commit a tree commit. A leaf whose only edits are keys after its last one, and
-// that outgrows the node size, stays where it is, at least half full: the
+// Options.FoldEntries -1 makes every commit a tree commit. A leaf whose
+// only edits are keys after its last one, and that outgrows the node size, stays where it is, at least half full: the
 // new keys go to new leaves after it (leaf.go, spillAppended; keys
 // inserted before the clean node's last ones cut it there, its tail a
 // leaf of its own), so writers appending to their own ranges leave full
