@@ -22,7 +22,7 @@ func (c *conn) makeRoom() bool {
 	if want <= len(c.rbuf) {
 		return true
 	}
-	if classSize(want) == want && bufClass(want) < 0 {
+	if want > bufClasses[len(bufClasses)-1] {
 		want = (want + readSize - 1) / readSize * readSize // not pooled: whole pages
 	}
 	return c.resize(want)
