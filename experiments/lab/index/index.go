@@ -62,10 +62,12 @@ type Entry struct {
 var numbered = regexp.MustCompile(`^([0-9]{3,})-`)
 
 // Collect reads every numbered experiment directory of root and of
-// root/probes, in name order.
+// root/probes, each series in the order of its numbers (so probe 1000
+// follows 999), directories of one number in name order.
 func Collect(root string, git Git) ([]Entry, error) {
 	var out []Entry
 	for _, sub := range []string{"", "probes"} {
+		start := len(out)
 		ents, err := os.ReadDir(filepath.Join(root, sub))
 		if errors.Is(err, os.ErrNotExist) && sub != "" {
 			continue
@@ -85,6 +87,9 @@ func Collect(root string, git Git) ([]Entry, error) {
 			}
 			out = append(out, en)
 		}
+		slices.SortStableFunc(out[start:], func(a, b Entry) int {
+			return cmp.Or(cmp.Compare(len(a.Number), len(b.Number)), cmp.Compare(a.Number, b.Number), cmp.Compare(a.Dir, b.Dir))
+		})
 	}
 	return out, nil
 }

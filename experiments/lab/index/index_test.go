@@ -89,3 +89,27 @@ func TestWrite_OneLinePerExperiment(t *testing.T) {
 		t.Errorf("want one line per experiment:\n%s", out)
 	}
 }
+
+// Numbers order each series by value, not by name: probe 1000 follows 999
+// and experiment 1000 follows 999, and experiments come before probes.
+func TestCollect_NumericOrder(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"1000-late", "999-early", "010-first", "probes/1000-p", "probes/999-p", "probes/0999-q"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(root, d, "note.md"), []byte("# "+d+"\n"), 0o644)
+	}
+	es, err := Collect(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range es {
+		got = append(got, e.Dir)
+	}
+	want := "010-first 999-early 1000-late probes/999-p probes/0999-q probes/1000-p"
+	if strings.Join(got, " ") != want {
+		t.Errorf("order %q, want %q", strings.Join(got, " "), want)
+	}
+}
