@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# A/B of server environments under put -c 64 -n 18000, fresh store per pass, envs rotated per round.
+# A/B of pure-serve builds and environments under put -c 64 -n 18000, a fresh store per pass, the
+# arms rotated per round. Each arm is an environment string; BIN=path in it picks the binary (else
+# ./serve-uring, probe 997's build). Run in a directory holding the binaries and pure-load.
 # Prints one JSON line per pass: env, ok/s, server CPU s (utime+stime of the process from /proc), p50.
+# Usage: flock /work/measure.lock http-ab.sh ROUNDS "ENV..." "ENV..." ...
 set -euo pipefail
 rounds=${1:?ROUNDS}; shift
 for ((r=0;r<rounds;r++)); do

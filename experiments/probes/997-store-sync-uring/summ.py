@@ -1,15 +1,16 @@
-"""Summaries of probe 997's raw files (run from this directory): the HTTP A/B
-(http-ab.jsonl) and the two 64-writer series (kv64-*.jsonl)."""
-import json, statistics as st
+"""Summaries of an HTTP A/B (http-ab.sh's JSON lines) and of 64-writer series
+(scripts/store-pairs64's, recorded with TAG=x), for probes 997 and 998.
+Usage: python3 summ.py HTTP.jsonl [KV.jsonl ...]"""
+import json, statistics as st, sys
 
-rows = [json.loads(l) for l in open("http-ab.jsonl")]
-print("put -c 64 -n 18000, pure-serve --data on CPU 0 (5 rounds, arms rotated):")
+rows = [json.loads(l) for l in open(sys.argv[1])]
+print(f"put -c 64 -n 18000, pure-serve --data on CPU 0 ({max(r['round'] for r in rows) + 1} rounds, arms rotated):")
 for e in sorted({r["env"] for r in rows}):
     v = [r for r in rows if r["env"] == e]
     print(f"  {e:28s} 2xx/s median {st.median(x['ok_per_s'] for x in v):7.0f}"
           f"  server CPU-s median {st.median(x['server_cpu_s'] for x in v):.2f}"
           f"  p50 us median {st.median(x['p50'] for x in v):.0f}")
-for f in ("kv64-poller.jsonl", "kv64-block.jsonl"):
+for f in sys.argv[2:]:
     rows = [json.loads(l) for l in open(f)]
     pure = {(r["build"], r["roundx"]): r for r in rows if r["contender"] == "pure"}
     peb = {(r["build"], r["roundx"]): r for r in rows if r["contender"] == "pebble"}
