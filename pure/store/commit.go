@@ -17,7 +17,6 @@ type written struct {
 	f      File
 	queued bool // left ready for the syncer, which writes its head and syncs it
 	hb     [headSize]byte
-	roff   uint64 // where its records start; they and its head end at hoff+headSize
 	hoff   uint64
 	slot   int // checkpoint slot to write with the head, or -1
 	sb     [slotSize]byte
@@ -193,7 +192,7 @@ func (s *Store) writeGroup() written {
 		count:   count,
 		dataCRC: checksum(buf),
 	}
-	w := written{batch: batch, f: s.f, slot: -1, roff: s.end, hoff: h.off}
+	w := written{batch: batch, f: s.f, slot: -1, hoff: h.off}
 	hb, sb := &sc.head, &s.ckptBuf // the leader's; a ready group gets copies
 	h.encode(hb[:])
 	end := h.off + headSize
@@ -350,20 +349,38 @@ func (s *Store) syncInline(w written) {
 }
 
 // syncLoop is the syncer: each time it is kicked, it writes the head of
-// the ready group and syncs it, publishes it, and goes on with the next
-// ready group until none is ready when a sync returns. Between one sync's
-// return and the next one's start it does as little as it can: it takes
-// the next ready group, writes its head and starts the device on the
-// group's bytes (startWriteback), and only then wakes the synced group's
-// leader (which wakes the members), so the device writes during that
-// wake-up instead of after it. It ends when Close closes the kick channel.
+// the ready group and syncs it, publishes it and wakes the group's leader
+// (which wakes the members), and goes on with the next ready group until
+// none is ready when a sync returns. It ends when Close closes the kick
+// channel.
 func (s *Store) syncLoop() {
 	g := &s.g
 	for range g.kick {
-		w, err := s.takeReady()
-		for w != nil {
-			// 1. Sync and publish, or fail the group (its head write
-			//    failed, or an earlier sync did).
+		for {
+			g.mu.Lock()
+			w := g.ready
+			if w == nil {
+				g.syncing = false
+				g.mu.Unlock()
+				g.poke()
+				break
+			}
+			err := g.syncErr
+			g.mu.Unlock()
+
+			// 1. The sync before it returned: write the head (and slot).
+			//    Only then is the slot free for the next group's records.
+			if err == nil {
+				if err = w.writeHead(); err != nil {
+					err = fmt.Errorf("%w: %w", ErrWriteFailed, err)
+				}
+			}
+			g.mu.Lock()
+			g.ready = nil
+			g.mu.Unlock()
+			g.poke()
+
+			// 2. Sync and publish, or fail the group.
 			if err == nil {
 				err = s.syncPublish(w)
 			} else {
@@ -377,56 +394,12 @@ func (s *Store) syncLoop() {
 			}
 			g.mu.Unlock()
 
-			// 2. The next ready group's head, and its bytes on their way
-			//    to the device, before the wake-up below: a send that
-			//    readies a parked goroutine and, with the other P idle,
-			//    wakes a thread, about 8 µs on this project's VMs (probe
-			//    984), which the device now spends writing.
-			next, nerr := s.takeReady()
-
-			// 3. Wake the synced group's leader, which wakes its members:
-			//    one send here, so the next sync waits for one wake-up,
-			//    not one per member.
+			// 3. Wake the group's leader, which wakes its members: one
+			//    send here, so the next ready group's head and sync follow
+			//    at once instead of after a wake-up per member.
 			w.batch[0].wake <- false
-			w, err = next, nerr
 		}
 	}
-}
-
-// takeReady takes the ready group for the syncer, whose sync before it
-// returned: it writes the group's head (and slot), starts the writeback of
-// the group's records and head (no durability: the syncer's Sync is the
-// only durability point) and frees the ready slot for the next group. It
-// returns nil, and clears syncing, if no group is ready; else the group
-// and the error that fails it (an earlier sync's, or its head write's).
-func (s *Store) takeReady() (*written, error) {
-	g := &s.g
-	g.mu.Lock()
-	w := g.ready
-	if w == nil {
-		g.syncing = false
-		g.mu.Unlock()
-		g.poke()
-		return nil, nil
-	}
-	err := g.syncErr
-	g.mu.Unlock()
-
-	// The sync before it returned: write the head (and slot). Only then
-	// is the ready slot free for the next group's records.
-	if err == nil {
-		if err = w.writeHead(); err != nil {
-			err = fmt.Errorf("%w: %w", ErrWriteFailed, err)
-		}
-	}
-	if err == nil {
-		startWriteback(w.f, w.roff, w.hoff+headSize)
-	}
-	g.mu.Lock()
-	g.ready = nil
-	g.mu.Unlock()
-	g.poke()
-	return w, err
 }
 
 // syncPublish syncs a written group once and publishes it, or fails its

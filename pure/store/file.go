@@ -128,33 +128,6 @@ func (o *osFile) Sync() error {
 	}
 }
 
-// writebackStarter is a File that can start writing a range of its
-// written bytes to the device without waiting for them (osFile, with
-// sync_file_range(2) and SYNC_FILE_RANGE_WRITE). It makes nothing
-// durable: it neither waits for the writes nor flushes the device's
-// cache, and commits nothing of the file system's metadata; only Sync
-// does. It only moves the device's work earlier, so that the Sync that
-// follows finds part of it done. RAM mode's memory is not one, nor is a
-// File wrapped by Options.WrapFile unless the wrapper says so.
-type writebackStarter interface {
-	// startWriteback starts the writeback of the bytes from off to end.
-	startWriteback(off, end uint64) error
-}
-
-func (o *osFile) startWriteback(off, end uint64) error {
-	return unix.SyncFileRange(int(o.f.Fd()), int64(off), int64(end-off), unix.SYNC_FILE_RANGE_WRITE)
-}
-
-// startWriteback starts the writeback of f's bytes from off to end if f
-// can (writebackStarter). Its error is ignored: it is a hint, and the Sync
-// that follows writes whatever is still dirty and reports any failure
-// (writeback errors are recorded for the next fdatasync of the file).
-func startWriteback(f File, off, end uint64) {
-	if ws, ok := f.(writebackStarter); ok && end > off {
-		_ = ws.startWriteback(off, end)
-	}
-}
-
 func (o *osFile) Truncate(size int64) error { return o.f.Truncate(size) }
 
 func (o *osFile) Size() (int64, error) {
