@@ -243,14 +243,3 @@ func (s *seq) rank(p pos) int {
 	}
 	return n
 }
-
-// prev returns the place before p, and false at the start.
-func (s *seq) prev(p pos) (pos, bool) {
-	if p.i > 0 {
-		return pos{p.c, p.i - 1}, true
-	}
-	if p.c == 0 {
-		return pos{}, false
-	}
-	return pos{p.c - 1, len(s.chunks[p.c-1]) - 1}, true
-}

@@ -69,9 +69,6 @@ func (s *sock) open(fd int) {
 	s.yielded = false
 }
 
-// inPoller reports whether the socket joined the runtime's poller.
-func (s *sock) inPoller() bool { return s.rc != nil }
-
 // join registers the socket with the runtime's poller, with the deadline
 // set so far.
 func (s *sock) join() error {

@@ -102,7 +102,7 @@ func (s *docServer) doc(w http.ResponseWriter, r *http.Request, key string) {
 		if m := r.Header.Get("If-Match"); m != "" {
 			if _, ok := s.docs[key]; !ok || m != `"`+strconv.FormatInt(s.revs[key], 10)+`"` {
 				s.conflicts++
-				http.Error(w, "precondition failed: stale revision", 412)
+				http.Error(w, "precondition failed: stale revision", http.StatusPreconditionFailed)
 				return
 			}
 		}
@@ -115,7 +115,7 @@ func (s *docServer) doc(w http.ResponseWriter, r *http.Request, key string) {
 			s.meddle(s)
 		}
 	default:
-		http.Error(w, "method not allowed", 405)
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 	}
 }
 

@@ -17,20 +17,6 @@ func (n *wnode) findEdit(key []byte) (int, bool) {
 	return slices.BinarySearchFunc(n.edits, key, func(p patch, k []byte) int { return bytes.Compare(p.e.key, k) })
 }
 
-// lazyRev returns the revision of key in lazy leaf n; 0 when absent.
-func (t *wtree) lazyRev(n *wnode, key []byte) uint64 {
-	if i, ok := n.findEdit(key); ok {
-		if n.edits[i].add {
-			return n.edits[i].e.rev
-		}
-		return 0
-	}
-	if i, ok := leafSearch(t.d, n.off, key); ok {
-		return leafRev(t.d, entAt(t.d, n.off, i))
-	}
-	return 0
-}
-
 // lazyPut sets e in lazy leaf n.
 func (t *wtree) lazyPut(n *wnode, e entry) {
 	var i, lo int

@@ -103,27 +103,6 @@ func (t *wtree) child(n *wnode, i int) *wnode {
 	return c
 }
 
-// rev returns the revision of key in the working tree; 0 when absent.
-func (t *wtree) rev(key []byte) uint64 {
-	n, off := t.root, t.rootOff
-	for n != nil {
-		if n.leaf && n.lazy {
-			return t.lazyRev(n, key)
-		}
-		if n.leaf {
-			if i, ok := n.search(key); ok {
-				return n.ents[i].rev
-			}
-			return 0
-		}
-		n, off = t.editedChild(n, t.childIndex(n, key))
-	}
-	if e, ok := lookup(t.d, off, key); ok {
-		return leafRev(t.d, e)
-	}
-	return 0
-}
-
 // search returns the index of the first leaf entry >= key and whether it is
 // equal.
 func (n *wnode) search(key []byte) (int, bool) {

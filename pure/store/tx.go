@@ -394,17 +394,6 @@ func (tx *txn) end() {
 	txnPool.Put(tx)
 }
 
-// valid reports whether every revision the transaction relies on still
-// holds in the working tree.
-func (tx *txn) valid(t *wtree) bool {
-	for _, c := range tx.checks {
-		if t.rev(tx.key(c.k0, c.k1)) != c.rev {
-			return false
-		}
-	}
-	return true
-}
-
 // apply writes the transaction into the working tree at revision rev.
 func (tx *txn) apply(t *wtree, rev uint64) {
 	for _, w := range tx.writes {

@@ -73,14 +73,13 @@ func col(table, name string) int {
 var (
 	wTax, wYTD, wName                       = col("warehouse", "w_tax"), col("warehouse", "w_ytd"), col("warehouse", "w_name")
 	dTax, dYTD, dNext, dName                = col("district", "d_tax"), col("district", "d_ytd"), col("district", "d_next_o_id"), col("district", "d_name")
-	cID, cFirst, cLast, cCredit, cDiscount  = col("customer", "c_id"), col("customer", "c_first"), col("customer", "c_last"), col("customer", "c_credit"), col("customer", "c_discount")
+	cID, cCredit, cDiscount                 = col("customer", "c_id"), col("customer", "c_credit"), col("customer", "c_discount")
 	cBalance, cYTD, cPayCnt, cDelCnt, cData = col("customer", "c_balance"), col("customer", "c_ytd_payment"), col("customer", "c_payment_cnt"), col("customer", "c_delivery_cnt"), col("customer", "c_data")
 	oID, oCID, oCarrier, oOLCnt             = col("orders", "o_id"), col("orders", "o_c_id"), col("orders", "o_carrier_id"), col("orders", "o_ol_cnt")
 	noOID                                   = col("new_order", "no_o_id")
 	olIID, olDelivery, olAmount             = col("order_line", "ol_i_id"), col("order_line", "ol_delivery_d"), col("order_line", "ol_amount")
 	iPrice                                  = col("item", "i_price")
 	sQty, sDist01, sYTD, sOrderCnt, sRemote = col("stock", "s_quantity"), col("stock", "s_dist_01"), col("stock", "s_ytd"), col("stock", "s_order_cnt"), col("stock", "s_remote_cnt")
-	hSeq                                    = col("history", "h_seq")
 )
 
 // appTable declares a TableDef for the app runtime: the key is the key
