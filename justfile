@@ -91,6 +91,11 @@ notebook-check:
 test:
     go test ./...
 
+# Lint: go vet and staticcheck (fetched through the module proxy on first use).
+lint:
+    go vet ./...
+    go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
+
 # Count registered workloads. Keys: backend=callgrind|perf r=REPEATS n=OPS w="W1 W2" (default all)
 count *args:
     ./scripts/kv pure-count-run "$@"

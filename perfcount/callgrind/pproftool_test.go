@@ -10,6 +10,8 @@ import (
 )
 
 // goTool is the go command of the toolchain running the test.
+//
+//lint:ignore SA1019 the toolchain that built this test binary is the one wanted, and go test runs it from that GOROOT
 func goTool() string { return filepath.Join(runtime.GOROOT(), "bin", "go") }
 
 var pprofTotalRE = regexp.MustCompile(`Showing nodes accounting for (-?\d+), [-\d.]+% of (\d+) total`)

@@ -76,6 +76,9 @@ func newSort(ops int) (func(), func(), error) {
 	return run, nil, nil
 }
 
+// sink keeps the itoa workloads' output alive, so the compiler cannot drop the work.
+//
+//lint:ignore U1000 written, never read, on purpose
 var sink []byte
 
 func appendStrconv(buf []byte, v int) []byte { return strconv.AppendInt(buf, int64(v), 10) }
@@ -100,6 +103,9 @@ func newItoa(ops int, appendInt func([]byte, int) []byte) (func(), func(), error
 	return run, nil, nil
 }
 
+// sinkStrings keeps the alloc-strings workload's strings alive.
+//
+//lint:ignore U1000 written, never read, on purpose
 var sinkStrings []string
 
 func newAllocStrings(ops int) (func(), func(), error) {
@@ -119,6 +125,9 @@ func newAllocStrings(ops int) (func(), func(), error) {
 	return run, func() { sinkStrings = nil }, nil
 }
 
+// sinkMap keeps the map-insert workload's map alive.
+//
+//lint:ignore U1000 written, never read, on purpose
 var sinkMap map[int]int
 
 func newMapInsert(ops int) (func(), func(), error) {

@@ -303,7 +303,7 @@ func (c *compiled) viewCols(e *endpoint, v ViewDef) error {
 	}
 	if v.Answer != Rows {
 		if len(v.Cols) > 0 {
-			return fmt.Errorf("Cols are for Rows views")
+			return fmt.Errorf("a view's Cols are for Rows views only; drop Cols or answer Rows")
 		}
 		return nil
 	}

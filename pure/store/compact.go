@@ -68,6 +68,7 @@ func (s *Store) autoCompact() {
 	}
 	if s.compactBehind.Load() {
 		s.cmu.Lock() // wait for the running compaction
+		//lint:ignore SA2001 the lock is taken only to wait for the running compaction to end
 		s.cmu.Unlock()
 	}
 }
