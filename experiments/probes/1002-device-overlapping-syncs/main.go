@@ -10,7 +10,11 @@
 // One JSON line per run: streams, syncs, seconds, syncs/s, and the syncs'
 // latency p50/p99.
 //
-// Usage: go run ./experiments/probes/1002-device-overlapping-syncs -dir DIR -streams 1,2,4 -rounds 5 -duration 3s > runs.jsonl
+// With -shared the streams take turns appending to one region, so that the
+// record a sync carries shares its page with the one before it, as the
+// store's consecutive groups do (a group is about 2 KiB at 64 writers).
+//
+// Usage: go run ./experiments/probes/1002-device-overlapping-syncs -dir DIR -streams 1,2,4 -rounds 5 -duration 3s [-shared] > runs.jsonl
 package main
 
 import (
@@ -34,6 +38,7 @@ func main() {
 	rounds := flag.Int("rounds", 5, "rounds")
 	duration := flag.Duration("duration", 3*time.Second, "each run's length")
 	size := flag.Int("bytes", 2048, "bytes written before each sync")
+	shared := flag.Bool("shared", false, "the streams append to one region in turns (each record after the last one any stream wrote, so consecutive syncs share pages, as a store's consecutive groups do), instead of each to its own region")
 	flag.Parse()
 	var streams []int
 	for _, s := range strings.Split(*streamsFlag, ",") {
@@ -48,7 +53,7 @@ func main() {
 	for r := range *rounds {
 		for i := range streams {
 			n := streams[(i+r)%len(streams)]
-			res, err := run(*dir, n, *size, *duration)
+			res, err := run(*dir, n, *size, *duration, *shared)
 			if err != nil {
 				fmt.Fprintln(os.Stderr, err)
 				os.Exit(1)
@@ -61,7 +66,7 @@ func main() {
 
 const region = 64 << 20 // each stream's share of the preallocated file
 
-func run(dir string, streams, size int, d time.Duration) (map[string]any, error) {
+func run(dir string, streams, size int, d time.Duration, shared bool) (map[string]any, error) {
 	path := filepath.Join(dir, "probe1002.dat")
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
@@ -83,6 +88,7 @@ func run(dir string, streams, size int, d time.Duration) (map[string]any, error)
 	var wg sync.WaitGroup
 	var firstErr error
 	var mu sync.Mutex
+	var next int64 // shared: where the next record goes, claimed under mu
 	start := time.Now()
 	for s := range streams {
 		wg.Add(1)
@@ -94,6 +100,14 @@ func run(dir string, streams, size int, d time.Duration) (map[string]any, error)
 			}
 			off := int64(s) * region
 			for time.Since(start) < d && off+int64(size) <= int64(s+1)*region {
+				if shared {
+					mu.Lock()
+					off, next = next, next+int64(size)
+					mu.Unlock()
+					if off+int64(size) > int64(streams)*region {
+						return
+					}
+				}
 				if _, err := unix.Pwrite(fd, rec, off); err != nil {
 					mu.Lock()
 					firstErr = err
@@ -108,7 +122,9 @@ func run(dir string, streams, size int, d time.Duration) (map[string]any, error)
 					return
 				}
 				lats[s] = append(lats[s], time.Since(t0))
-				off += int64(size)
+				if !shared {
+					off += int64(size)
+				}
 			}
 		}()
 	}
@@ -120,6 +136,6 @@ func run(dir string, streams, size int, d time.Duration) (map[string]any, error)
 	all := slices.Concat(lats...)
 	slices.Sort(all)
 	pct := func(p float64) float64 { return float64(all[int(p*float64(len(all)-1))].Microseconds()) }
-	return map[string]any{"streams": streams, "bytes": size, "syncs": len(all), "seconds": secs,
+	return map[string]any{"streams": streams, "shared": shared, "bytes": size, "syncs": len(all), "seconds": secs,
 		"syncs_per_s": float64(len(all)) / secs, "p50_us": pct(0.5), "p99_us": pct(0.99)}, nil
 }
