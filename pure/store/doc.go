@@ -282,7 +282,11 @@
 // runtime's poller or in io_uring_enter, lost 15-17 % of the rate: the
 // kernel runs such an fsync on a worker thread whose wake-ups cost more
 // than the turn (probe 997). Main stands at 1.36x pebble there (median of
-// 20 rounds, experiment 148).
+// 20 rounds, experiment 148). The disk would finish 1.6x the syncs with
+// two in flight on separate pages, but only 1.04-1.17x on the shared
+// pages that consecutive groups write (probe 1002), and a probe-only
+// syncer with two in flight, which the recovery rule above would not
+// allow, ran at 0.70-0.75x (probe 1003).
 //
 // A version 3 head carries the exact key count, so there the leader looks
 // up every key a group writes that is in neither the group's own writes
