@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"workbench/experiments/lab/kvbench"
 )
@@ -74,6 +75,7 @@ func TestRun_Tiny(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	args := []string{"-out", out, "-rounds", "2", "-duration", "20ms", "-writers", "1,2",
 		"-keys", "300", "-probe", "3", "-contenders", "pure,fdatasync-4k,pebble"}
+	began := time.Now()
 	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
 		t.Fatalf("run: %v\n%s", err, stderr.String())
 	}
@@ -91,6 +93,9 @@ func TestRun_Tiny(t *testing.T) {
 		got = append(got, r.Contender+"/"+r.Workload)
 		if r.Ops <= 0 || r.Seconds <= 0 || r.FsyncProbeN != 3 || r.FsyncP50S <= 0 || r.Machine.NumCPU == 0 || r.Experiment != experimentName {
 			t.Errorf("line %+v is incomplete", r)
+		}
+		if st, err := time.Parse(time.RFC3339, r.Start); err != nil || st.Before(began.Truncate(time.Second)) || st.After(time.Now()) {
+			t.Errorf("%s %s: start %q (%v), want a UTC time within the run (from %s)", r.Contender, r.Workload, r.Start, err, began.UTC().Format(time.RFC3339))
 		}
 		if (r.Writers > 0) != (r.P50S != nil) {
 			t.Errorf("%s %s: latency present %v, want it for writes only", r.Contender, r.Workload, r.P50S != nil)

@@ -259,6 +259,7 @@ func runCell(ctx context.Context, cfg config, work string, cell kvbench.Cell, re
 		if cell.Contender.Name == kvbench.NameRaw {
 			rec.ValueBytes = kvbench.RawBlockSize
 		}
+		rec.Start = startStamp()
 		r, err := kvbench.Writes(ctx, w, kvbench.WriteOptions{Writers: cell.Writers, Duration: cfg.duration})
 		if err != nil {
 			return nil, err
@@ -289,6 +290,7 @@ func runCell(ctx context.Context, cfg config, work string, cell kvbench.Cell, re
 		{kvbench.WorkloadRange100, kvbench.Ranges},
 	} {
 		runtime.GC()
+		rec.Start = startStamp()
 		r, err := m.measure(ctx, s, o)
 		if err != nil {
 			return recs, fmt.Errorf("%s: %w", m.workload, err)
@@ -342,3 +344,6 @@ func fmtDur(d time.Duration) string {
 	}
 	return fmt.Sprintf("%dns", d.Nanoseconds())
 }
+
+// startStamp is a record's Start: now, in UTC, to the second.
+func startStamp() string { return time.Now().UTC().Format(time.RFC3339) }

@@ -21,6 +21,10 @@ type Record struct {
 	Round int `json:"round"`
 	// Cell is the place of the cell in the round's order, from 0.
 	Cell int `json:"cell"`
+	// Start is when the measurement began, in UTC (RFC 3339, to the
+	// second), so a note can say when its cells ran; empty in lines
+	// recorded before it was added.
+	Start string `json:"start,omitempty"`
 	// Position is the contender's place among those running this
 	// workload in this round, from 0 (Cell.Position).
 	Position int `json:"position"`
