@@ -3,10 +3,13 @@
 pure's 64-writer rate and its ratio to pebble in the same cell (medians, with the
 median's 95 % interval from medianci.py), pure's rate over the reference build's in
 the same round, how many rounds it was above, and pure's CPU per commit (median);
-the range of the cells' fsync probe p50.
+the range of the cells' fsync probe p50. With --disturbed F, a round where any cell's
+pebble ran under F x the file's median pebble rate is called disturbed (pebble, beside
+pure in every cell, is the device's meter, as in experiment 150's note), and the table
+is shown again without those rounds, which are listed, never silently dropped.
 
 Usage: python3 scripts/pairs64note.py --tag TAG --title "# NNN: ..." [--ref main] [--intro TEXT]
-           DIR/pairs-1.jsonl [DIR/pairs-2.jsonl ...] > DIR/note.md
+           [--disturbed 0.6] DIR/pairs-1.jsonl [DIR/pairs-2.jsonl ...] > DIR/note.md
 TAG is the one store-pairs64 ran with (each line's round is in field "round<TAG>");
 the files are named in the note by their base names."""
 import argparse, collections, json, os, statistics, sys
@@ -28,6 +31,7 @@ def main():
     ap.add_argument("--title", required=True)
     ap.add_argument("--ref", default="main")
     ap.add_argument("--intro", default="")
+    ap.add_argument("--disturbed", type=float, default=0)
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()
     ref = a.ref
@@ -37,29 +41,44 @@ def main():
         print(a.intro + "\n")
     for f in a.files:
         cells = collections.defaultdict(dict)  # (round, build) -> contender -> ops/s
-        cpu = collections.defaultdict(list)  # build -> pure's CPU seconds per commit
+        cpu = {}  # (round, build) -> pure's CPU seconds per commit
         probe = []
         for l in open(f):
             x = json.loads(l)
             cells[(x["round" + a.tag], x["build"])][x["contender"]] = x["ops_per_s"]
             if x["contender"] == "pure":
-                cpu[x["build"]].append(x["cpu_per_op_s"])
+                cpu[(x["round" + a.tag], x["build"])] = x["cpu_per_op_s"]
             if x.get("fsync_p50_s"):
                 probe.append(x["fsync_p50_s"])
-        builds = sorted({b for _, b in cells}, key=lambda b: (b != ref, b))
         rounds = sorted({r for r, _ in cells})
         print(f"## {os.path.basename(f)}: {len(rounds)} rounds, 64 writers, 3 s cells\n")
         if probe:
             print(f"fsync probe p50 of the cells: {min(probe) * 1e6:.0f}-{max(probe) * 1e6:.0f} µs\n")
-        print(f"| build | pure commits/s, median [95 % CI] | pure / pebble, median [95 % CI] | pure / {ref}'s in the round, median [95 % CI] | rounds above {ref} | pure CPU µs per commit, median |")
-        print("|---|---:|---:|---:|---:|---:|")
-        for b in builds:
-            pure = [cells[(r, b)]["pure"] for r in rounds if (r, b) in cells]
-            ratio = [cells[(r, b)]["pure"] / cells[(r, b)]["pebble"] for r in rounds if (r, b) in cells]
-            rel = [cells[(r, b)]["pure"] / cells[(r, ref)]["pure"] for r in rounds if (r, b) in cells and (r, ref) in cells]
-            above = "" if b == ref else f"{sum(x > 1 for x in rel)} of {len(rel)}"
-            print(f"| {b} | {fmt(pure, '.0f')} | {fmt(ratio, '.3f')} | {'1' if b == ref else fmt(rel, '.3f')} | {above} | {statistics.median(cpu[b]) * 1e6:.2f} |")
-        print()
+        table(cells, cpu, rounds, ref)
+        if a.disturbed:
+            peb = statistics.median(c["pebble"] for c in cells.values())
+            bad = sorted({r for (r, _), c in cells.items() if c["pebble"] < a.disturbed * peb})
+            if bad:
+                clean = [r for r in rounds if r not in bad]
+                print(f"Without the disturbed rounds ({', '.join(map(str, bad))}: a cell's pebble under {a.disturbed} x its median, {peb:.0f} commits/s), {len(clean)} rounds:\n")
+                table(cells, cpu, clean, ref)
+            else:
+                print(f"No round disturbed (every cell's pebble at {a.disturbed} x its median or above).\n")
+
+
+def table(cells, cpu, rounds, ref):
+    builds = sorted({b for _, b in cells}, key=lambda b: (b != ref, b))
+    print(f"| build | pure commits/s, median [95 % CI] | pure / pebble, median [95 % CI] | pure / {ref}'s in the round, median [95 % CI] | rounds above {ref} | pure CPU µs per commit, median |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for b in builds:
+        rs = [r for r in rounds if (r, b) in cells]
+        pure = [cells[(r, b)]["pure"] for r in rs]
+        ratio = [cells[(r, b)]["pure"] / cells[(r, b)]["pebble"] for r in rs]
+        rel = [cells[(r, b)]["pure"] / cells[(r, ref)]["pure"] for r in rs if (r, ref) in cells]
+        above = "" if b == ref else f"{sum(x > 1 for x in rel)} of {len(rel)}"
+        c = [cpu[(r, b)] for r in rs]
+        print(f"| {b} | {fmt(pure, '.0f')} | {fmt(ratio, '.3f')} | {'1' if b == ref else fmt(rel, '.3f')} | {above} | {statistics.median(c) * 1e6:.2f} |")
+    print()
 
 
 if __name__ == "__main__":

@@ -10,4 +10,4 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 (cd "$tmp" && CGO_ENABLED=0 go build -o "$tmp/kv-main" ./cmd/pure-kvbench)
 flock /work/measure.lock env BUILDS="main=$tmp/kv-main" N=20 OUT="$here/pairs-1.jsonl" TAG=x "$root/scripts/store-pairs64"
 python3 "$root/scripts/pairs64note.py" --tag x --title "# 148: main beside pebble at 64 writers, 20 rounds" \
-  --intro "$(cat "$here/intro.md")" "$here/pairs-1.jsonl" > "$here/note.md"
+  --intro "$(cat "$here/intro.md")" --disturbed 0.6 "$here/pairs-1.jsonl" > "$here/note.md"
