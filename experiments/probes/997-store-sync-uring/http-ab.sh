@@ -3,7 +3,8 @@
 # arms rotated per round. Each arm is an environment string; BIN=path in it picks the binary (else
 # ./serve-uring, probe 997's build). Run in a directory holding the binaries and pure-load.
 # Prints one JSON line per pass: env, ok/s, server CPU s (utime+stime of the process from /proc), p50.
-# Usage: flock /work/measure.lock http-ab.sh ROUNDS "ENV..." "ENV..." ...
+# LOAD (default "-n 18000") replaces the load's size, e.g. LOAD="-d 5s" for a timed run (probe 1005).
+# Usage: flock /work/measure.lock [env LOAD=...] http-ab.sh ROUNDS "ENV..." "ENV..." ...
 set -euo pipefail
 rounds=${1:?ROUNDS}; shift
 for ((r=0;r<rounds;r++)); do
@@ -15,7 +16,7 @@ for ((r=0;r<rounds;r++)); do
     addr=$(grep -o "127.0.0.1:[0-9]*" srv.out | head -1)
     sleep 0.3
     c0=$(awk '{print $14+$15}' /proc/$pid/stat)
-    taskset -c 1 ./pure-load --workload put -c 64 -n 18000 --json "http://$addr" > l.json
+    taskset -c 1 ./pure-load --workload put -c 64 ${LOAD:--n 18000} --json "http://$addr" > l.json
     c1=$(awk '{print $14+$15}' /proc/$pid/stat)
     kill -9 $pid; wait $pid 2>/dev/null || true
     python3 -c 'import json,sys; d=json.load(open("l.json")); e,r,c=sys.argv[1:]; print(json.dumps({"env":e,"round":int(r),"ok_per_s":round(d["ok_per_s"]),"server_cpu_s":int(c)/100,"p50":d["latency_us"]["p50"],"ok":d["ok"]}))' "$e" $r $((c1-c0))
