@@ -14,7 +14,7 @@ func renderNote(dir string, recs []Record) string {
 	var b strings.Builder
 	c := index(recs)
 	renderHead(&b, recs)
-	renderTargets(&b, c)
+	renderTargets(&b, c, ranWorkloads(recs))
 	renderProbes(&b, recs)
 	reset := "reset after the store was prepared"
 	if settle := recs[0].SettleS; settle > 0 {
@@ -89,7 +89,21 @@ func shortCommit(c string) string {
 	return c
 }
 
-func renderTargets(b *strings.Builder, c cells) {
+// ranWorkloads is the set of workloads some run of recs (failed or not)
+// was for.
+func ranWorkloads(recs []Record) map[string]bool {
+	ran := map[string]bool{}
+	for _, r := range recs {
+		ran[r.Workload] = true
+	}
+	return ran
+}
+
+// renderTargets writes the targets' table. A target whose workload no run
+// was for says "not run" (the experiment left it out with work=); one
+// whose runs all failed, or that lacks the subject or the reference,
+// says "no data".
+func renderTargets(b *strings.Builder, c cells, ran map[string]bool) {
 	b.WriteString("\n## Targets\n\nThe issue's targets for pure-serve. Each ratio is the median over rounds of pure-serve's figure divided by the reference's in the same round; the rounds' own ratios follow the need, in the rounds' order. Writes are judged on 2xx/s (the device's syncs bound them), reads on 2xx per server CPU-second. A verdict is plain (met, missed) when every round agrees with the median; otherwise it says in how many rounds the target held, since a target the rounds straddle is at the threshold on this machine, not settled by the median.")
 	before := false
 	for _, ids := range c {
@@ -116,7 +130,11 @@ func renderTargets(b *strings.Builder, c cells) {
 		for i, x := range rs {
 			per[i] = fmt.Sprintf("%.2f", x)
 		}
-		row := []string{t.what, t.workload, t.ref, t.metric, num(r, "%.2fx"), need, strings.Join(per, " "), fmt.Sprint(n), t.verdict(r, rs)}
+		verdict := t.verdict(r, rs)
+		if !ran[t.workload] {
+			verdict = "not run"
+		}
+		row := []string{t.what, t.workload, t.ref, t.metric, num(r, "%.2fx"), need, strings.Join(per, " "), fmt.Sprint(n), verdict}
 		if before {
 			rb, _ := c.ratio(t.workload, beforeID, t.ref, m)
 			row = slices.Insert(row, 5, num(rb, "%.2fx"))
