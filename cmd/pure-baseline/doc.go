@@ -21,11 +21,15 @@
 // loader, about 1.5 MB of resident pages more. Built with -tags nosqlite the
 // command has no --app (it says so) and links statically with
 // CGO_ENABLED=0; cmd/pure-http builds it so, and pure-serve the same way,
-// so that both sides' peak RSS is measured without libc.
+// so that both sides' peak RSS is measured without libc. -tags nonethttp
+// or nofasthttp leaves that implementation out (--impl then says so):
+// cmd/pure-http builds one binary per implementation, as a developer's own
+// server would be, so that neither's peak RSS counts the other's pages.
 //
 // # Pieces
 //
 //	main.go  main and run: flags, the store, the listener, the server
 //	app.go   --app tpcc|bank: TPC-C or the bank on SQLite (package sqlite) behind net/http (package sqlitehttp)
 //	app_nosqlite.go  --app refused in a -tags nosqlite build
+//	impl_nethttp.go, impl_fasthttp.go  each implementation, unless -tags nonethttp or nofasthttp
 package main

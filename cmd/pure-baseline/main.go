@@ -9,11 +9,10 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 
-	"workbench/pure/baseline/fasthttp"
 	"workbench/pure/baseline/kv"
-	"workbench/pure/baseline/nethttp"
 )
 
 func main() {
@@ -32,11 +31,15 @@ func main() {
 // errUsage marks an error already explained, with the usage, on stderr.
 var errUsage = errors.New("usage")
 
-// impls maps --impl to its server.
-var impls = map[string]func(context.Context, net.Listener, *kv.Store) error{
-	"nethttp":  nethttp.Serve,
-	"fasthttp": fasthttp.Serve,
-}
+// impls maps --impl to its server. impl_nethttp.go and impl_fasthttp.go
+// fill it, each unless its build tag (nonethttp, nofasthttp) leaves it out:
+// cmd/pure-http builds one binary per implementation, as a developer's own
+// server would be, so that neither carries the other's code into the
+// pages its peak RSS counts.
+var impls = map[string]func(context.Context, net.Listener, *kv.Store) error{}
+
+// knownImpls are the implementations a build without those tags serves.
+var knownImpls = []string{"nethttp", "fasthttp"}
 
 const usage = `usage: pure-baseline --impl nethttp|fasthttp --mode memory|fdatasync|crashsafe [--data DIR] [--addr HOST:PORT]
        pure-baseline --app tpcc|bank --mode memory|wal-full [--data DIR] [--tpcc-scale full|small] [--accounts N] [--stats ADDR] [--addr HOST:PORT]
@@ -87,6 +90,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	serve, ok := impls[*impl]
 	if !ok {
+		if slices.Contains(knownImpls, *impl) {
+			return fmt.Errorf("--impl %s: this pure-baseline was built with -tags no%s, without it; build it without that tag to serve it", *impl, *impl)
+		}
 		return fmt.Errorf("unknown --impl %q: use nethttp or fasthttp", *impl)
 	}
 	m, err := chooseMode(*mode, *ram, *data)

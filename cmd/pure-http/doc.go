@@ -14,7 +14,10 @@
 // baselines, its only cgo part): statically linked, so no server's peak RSS
 // holds libc and the dynamic loader (about 1.5 MB each in a cgo build,
 // which Go makes by default where a C compiler is found), and every server
-// is built the same way. Records say so in their build field. For
+// is built the same way. pure-baseline is built once per implementation
+// (-tags nofasthttp for the net/http binary, nonethttp for fasthttp's), as a
+// developer's own server would be: neither carries the other's code into
+// the pages its peak RSS counts. Records say so in their build field. For
 // each round, for each workload, each server that serves the workload runs
 // once, in an order rotated by one place per round: a fresh data directory,
 // a fresh server pinned to one CPU (taskset), the store prepared (the

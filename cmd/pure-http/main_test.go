@@ -162,15 +162,24 @@ func TestSeries_Baselines(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Built static (no libc in its RSS): no program interpreter.
-	if ef, err := elf.Open(o.bins.baseline); err != nil {
-		t.Fatal(err)
-	} else {
+	for _, bin := range []string{o.bins.nethttp, o.bins.fasthttp} {
+		ef, err := elf.Open(bin)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for _, p := range ef.Progs {
 			if p.Type == elf.PT_INTERP {
-				t.Errorf("%s has a program interpreter: built with cgo, want CGO_ENABLED=0", o.bins.baseline)
+				t.Errorf("%s has a program interpreter: built with cgo, want CGO_ENABLED=0", bin)
 			}
 		}
 		ef.Close()
+	}
+	// One implementation per baseline binary: each refuses the other's.
+	for impl, bin := range map[string]string{"fasthttp": o.bins.nethttp, "nethttp": o.bins.fasthttp} {
+		out, err := exec.Command(bin, "--impl", impl, "--mode", "memory", "--addr", "127.0.0.1:0").CombinedOutput()
+		if err == nil || !strings.Contains(string(out), "-tags no"+impl) {
+			t.Errorf("%s --impl %s: %v, %s; want refused, naming -tags no%s", bin, impl, err, out, impl)
+		}
 	}
 	ran, failed, err := series(t.Context(), o)
 	if err != nil || ran != want || failed != 0 {

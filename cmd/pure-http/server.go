@@ -69,7 +69,7 @@ func startServer(ctx context.Context, o *options, spec serverSpec, dir string) (
 		}
 		argv = append(argv, spec.Args...)
 	case "nethttp", "fasthttp":
-		argv = []string{o.bins.baseline, "--impl", spec.Server, "--mode", spec.Mode, "--addr", "127.0.0.1:0"}
+		argv = []string{o.bins.baseline(spec.Server), "--impl", spec.Server, "--mode", spec.Mode, "--addr", "127.0.0.1:0"}
 		if spec.Mode != "memory" {
 			argv = append(argv, "--data", dir)
 		}
