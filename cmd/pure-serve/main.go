@@ -18,7 +18,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
-	"strings"
 	"syscall"
 	"time"
 
@@ -178,18 +177,6 @@ func durableGCPercent(durable bool, env string) (percent int, ok bool) {
 	return 50, true
 }
 
-// memProfileOff says whether pure-serve turns the runtime's heap profiling
-// off: it does unless --pprof serves the profiles, or GODEBUG sets
-// memprofilerate itself. Go samples an allocation about every 512 KiB
-// and keeps each sampled stack in a bucket found through a 1.4 MB hash
-// table, so every new stack touches memory that stays resident: without
-// a listener to serve them, those profiles cost RSS and nobody can read
-// them (experiment 157). The linker turns profiling off by itself only in
-// programs that cannot read the profile, and pure-serve can (--pprof).
-func memProfileOff(pprof bool, godebug string) bool {
-	return !pprof && !strings.Contains(godebug, "memprofilerate=")
-}
-
 // run is the whole command, with its arguments after the program name.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	c, err := parseFlags(args, stdout, stderr)
@@ -198,9 +185,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return nil
 		}
 		return err
-	}
-	if off := memProfileOff(c.pprof != "", os.Getenv("GODEBUG")); off {
-		runtime.MemProfileRate = 0
 	}
 	if n := durableProcs(c.data != "", os.Getenv("GOMAXPROCS"), runtime.GOMAXPROCS(0)); n != runtime.GOMAXPROCS(0) {
 		runtime.GOMAXPROCS(n)

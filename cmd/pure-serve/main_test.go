@@ -222,23 +222,3 @@ func TestDurableGCPercent(t *testing.T) {
 		}
 	}
 }
-
-// TestMemProfileOff: heap profiling off unless --pprof can serve it or
-// GODEBUG chooses the rate.
-func TestMemProfileOff(t *testing.T) {
-	for _, c := range []struct {
-		pprof   bool
-		godebug string
-		want    bool
-	}{
-		{false, "", true},
-		{true, "", false},
-		{false, "memprofilerate=1", false},
-		{false, "gctrace=1,memprofilerate=0", false},
-		{false, "gctrace=1", true},
-	} {
-		if got := memProfileOff(c.pprof, c.godebug); got != c.want {
-			t.Errorf("memProfileOff(pprof %v, GODEBUG=%q) = %v, want %v", c.pprof, c.godebug, got, c.want)
-		}
-	}
-}
