@@ -228,9 +228,16 @@
 //
 // Memory. Peak RSS on 64 B GETs from 64 connections with --data, built
 // statically (CGO_ENABLED=0, as `just http` builds every server), is
-// 6.0-6.5 MB, 0.49x the net/http baseline's 13 MB in experiments 061 and
-// 064, with an occasional 7.7-9.8 MB (057 read 0.52x; a cgo build adds
-// libc and the loader, about 1.5 MB, to both). Those spikes were the
+// 6.0-6.5 MB, with an occasional 7.7-9.8 MB (a cgo build adds libc and the
+// loader, about 1.5 MB, to every server). Against the net/http baseline
+// built alone, as a developer's server would be, that is 0.54x its
+// 11.8-12.1 MB (experiment 156; issue 11 asks at most 0.5x); experiments
+// 061-143 read 0.49x against a baseline binary that also carried fasthttp's
+// code, whose pages added 1.0-1.3 MB to its peak. Probe 1006 splits the
+// peak: the binary's pages 3.8 MB, the runtime's own structures outside
+// its heap arena about 1 MB, the heap arena (heap and goroutine stacks)
+// 1.2-1.6 MB; heap profiling 40-150 KB of it (experiment 157: turning it
+// off moved nothing measurable). Those spikes were the
 // seed's garbage left resident: the trimmer's collection, on the second P
 // (pure-serve takes one with --data, see group commit below), could run
 // before the connection had let go of the dropped 1 MiB buffer, and
@@ -295,7 +302,8 @@
 // (4,864 bytes for such a request) and the 4 KiB one goes back to its pool
 // meanwhile: 350-440 KiB live, peak RSS 248 KiB lower in 14 of 15 paired
 // passes (probe 992), 9.3 -> 9.0 MiB in experiment 139 (0.67x -> 0.64x of
-// net/http's). What is left is mostly not the host's (probes 989-991): the
+// net/http's; 0.67x against the baseline built alone, experiment 156).
+// What is left is mostly not the host's (probes 989-991): the
 // binary's pages, 3.7 MB resident from start (1.7 MB of it touched by the
 // load); the goroutine stacks, 8 KiB for every connection because the
 // store's commit leader (writeGroup's 1.5 KiB frame and its callees) runs
