@@ -237,7 +237,7 @@
 // peak: the binary's pages 3.8 MB, the runtime's own structures outside
 // its heap arena about 1 MB, the heap arena (heap and goroutine stacks)
 // 1.2-1.6 MB; heap profiling 40-150 KB of it (experiment 157: turning it
-// off moved nothing measurable). Those spikes were the
+// off moved nothing measurable). The occasional high peaks were the
 // seed's garbage left resident: the trimmer's collection, on the second P
 // (pure-serve takes one with --data, see group commit below), could run
 // before the connection had let go of the dropped 1 MiB buffer, and
