@@ -9,6 +9,11 @@
 # with the most resident memory, the peak (VmHWM) and smaps by mapping at
 # the end. ENV (e.g. "GOGC=25" or "GODEBUG=adaptivestackstart=0") is put in
 # the server's environment.
+# Knobs for other loads (probe 1006 uses them; their defaults are this probe's):
+# LOAD, pure-load's arguments (default "--workload put -c 64 -n 18000");
+# SEED=1 seeds the documents first (pure-load --workload seed, as the harness
+# prepares GETs); NOPPROF=1 runs the server without --pprof, as the harness
+# does (no MemStats then; smaps at the end say what is resident).
 # Usage: flock /work/measure.lock experiments/probes/980-serve-put-rss-peak/run.sh REV PASSES "ENV ..." [...]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,19 +27,22 @@ for ((p = 0; p < passes; p++)); do
   for envs in "$@"; do
     rm -rf d s; mkdir s
     # shellcheck disable=SC2086
-    env $envs taskset -c 0 ./pure-serve --data d --addr 127.0.0.1:0 --pprof 127.0.0.1:0 > srv.out 2>&1 &
+    prof=(--pprof 127.0.0.1:0); [[ -n ${NOPPROF:-} ]] && prof=()
+    env $envs taskset -c 0 ./pure-serve --data d --addr 127.0.0.1:0 "${prof[@]}" > srv.out 2>&1 &
     pid=$!
     for _ in $(seq 50); do grep -q listening srv.out 2>/dev/null && break; sleep 0.1; done
     addr=$(grep listening srv.out | head -1 | grep -o "127.0.0.1:[0-9]*" | head -1)
-    paddr=$(grep -i pprof srv.out | grep -o "127.0.0.1:[0-9]*" | head -1)
+    paddr=$(grep -i pprof srv.out | grep -o "127.0.0.1:[0-9]*" | head -1 || true)
+    [[ -n ${SEED:-} ]] && taskset -c 1 ./pure-load --workload seed "http://$addr" > /dev/null
     sleep 1
     echo 5 > /proc/$pid/clear_refs
     ( i=0; while kill -0 $pid 2>/dev/null; do i=$((i+1))
         awk '/RssAnon|RssFile/{printf "%s ", $2} END{print ""}' /proc/$pid/status > s/$i.rss
-        curl -s "http://$paddr/debug/pprof/heap?debug=1" | grep -E "^# [A-Z][A-Za-z]* = [0-9]+( / [0-9]+)?$" > s/$i.mem || true
+        [[ -n $paddr ]] && curl -s "http://$paddr/debug/pprof/heap?debug=1" | grep -E "^# [A-Z][A-Za-z]* = [0-9]+( / [0-9]+)?$" > s/$i.mem || true
         sleep 0.05; done ) 2>/dev/null &
     sampler=$!
-    taskset -c 1 ./pure-load --workload put -c 64 -n 18000 --json "http://$addr" > load.json
+    # shellcheck disable=SC2086
+    taskset -c 1 ./pure-load ${LOAD:---workload put -c 64 -n 18000} --json "http://$addr" > load.json
     kill $sampler 2>/dev/null || true; wait $sampler 2>/dev/null || true
     hwm=$(awk '/VmHWM/{print $2}' /proc/$pid/status)
     awk '/^[0-9a-f]+-[0-9a-f]+ /{n=$6; if (n=="") n="[anon " $1 "]"} /^Rss:/{r[n]+=$2} END{for (n in r) if (r[n]>=64) print r[n], n}' /proc/$pid/smaps > smaps.txt
@@ -58,7 +66,7 @@ smaps = [l.split(" ", 1) for l in open("smaps.txt")]
 load = json.load(open("load.json"))
 print(json.dumps({"rev": rev, "env": envs, "pass": int(p), "vmhwm_kib": int(hwm),
     "peak_sample": {"anon_kib": best[0], "file_kib": best[1]} if best else None,
-    "memstats_at_peak_sample": {k: mem[k] for k in ("HeapAlloc", "HeapInuse", "HeapIdle", "HeapReleased", "Stack", "MSpan", "GCSys", "OtherSys", "NextGC", "NumGC") if k in mem},
+    "memstats_at_peak_sample": {k: mem[k] for k in ("HeapAlloc", "HeapInuse", "HeapIdle", "HeapReleased", "Stack", "MSpan", "GCSys", "OtherSys", "NextGC", "NumGC", "Sys", "MCache", "BuckHashSys") if k in mem},
     "smaps_end_kib": {n.strip(): int(k) for k, n in smaps},
     "ok_per_s": load.get("ok_per_s")}))
 PY
