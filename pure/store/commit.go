@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"time"
 )
 
 // written is a group a leader wrote: its members and, when something was
@@ -356,12 +355,7 @@ func (s *Store) syncInline(w written) {
 // channel.
 func (s *Store) syncLoop() {
 	g := &s.g
-	for {
-		// Idle: poll for the next kick for a while before parking, so
-		// that a kick soon after costs the kicker no wake-up (probe 1007).
-		if _, ok := waitYielding(g.kick, syncerYield); !ok {
-			return
-		}
+	for range g.kick {
 		for {
 			g.mu.Lock()
 			w := g.ready
@@ -409,10 +403,6 @@ func (s *Store) syncLoop() {
 		}
 	}
 }
-
-// syncerYield bounds how long the idle syncer polls for a kick before it
-// parks (probe 1007).
-const syncerYield = 100 * time.Microsecond
 
 // syncPublish syncs a written group once and publishes it, or fails its
 // members. A failed sync is never retried: it fails the group, and

@@ -168,8 +168,8 @@ func (s *Store) lead() {
 }
 
 // leaderYield bounds how long the leader of a pipelined group polls for
-// the syncer's message before it parks (probe 1007): about two syncs.
-const leaderYield = 300 * time.Microsecond
+// the syncer's message before it parks (probe 1007): yield100, about one sync.
+const leaderYield = 100 * time.Microsecond
 
 // waitYielding receives from c, polling it between runtime.Gosched calls
 // for up to d before it parks on it (probe 1007). c must have room for the
