@@ -396,9 +396,7 @@ func (s *Store) syncLoop() {
 
 			// 3. Wake the group's leader, which wakes its members: one
 			//    send here, so the next ready group's head and sync follow
-			//    at once instead of after a wake-up per member. A leader
-			//    still polling (waitYielding) takes it from the buffer,
-			//    with no wake-up.
+			//    at once instead of after a wake-up per member.
 			w.batch[0].wake <- false
 		}
 	}

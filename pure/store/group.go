@@ -1,7 +1,6 @@
 package store
 
 import (
-	"runtime"
 	"sync"
 	"time"
 )
@@ -147,7 +146,7 @@ func (s *Store) lead() {
 
 	switch {
 	case w.queued:
-		waitYielding(w.batch[0].wake, leaderYield) // the syncer is done with the batch: wake the members
+		<-w.batch[0].wake // the syncer is done with the batch: wake the members
 		for _, tx := range w.batch[1:] {
 			tx.wake <- false
 		}
@@ -165,33 +164,6 @@ func (s *Store) lead() {
 	}
 	g.mu.Unlock()
 	s.autoCompact()
-}
-
-// leaderYield bounds how long the leader of a pipelined group polls for
-// the syncer's message before it parks (probe 1007): about two syncs.
-const leaderYield = 300 * time.Microsecond
-
-// waitYielding receives from c, polling it between runtime.Gosched calls
-// for up to d before it parks on it (probe 1007). c must have room for the
-// message, so that its sender never blocks: a message sent while the
-// receiver polls lands in the buffer and costs the sender no wake-up of
-// the receiver's thread (on this VM, through the host when its CPU is
-// halted). It returns what a receive from c returns.
-//
-// yieldc: the clock is read once every 16 polls (probe 1007 found the
-// read on each poll a sixth of the CPU time of yield's run).
-func waitYielding[T any](c chan T, d time.Duration) (T, bool) {
-	start := time.Now()
-	for i := 1; i&15 != 0 || time.Since(start) < d; i++ {
-		select {
-		case v, ok := <-c:
-			return v, ok
-		default:
-		}
-		runtime.Gosched()
-	}
-	v, ok := <-c
-	return v, ok
 }
 
 // take removes the queue and appends it to batch.
