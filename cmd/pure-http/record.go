@@ -63,6 +63,12 @@ type Record struct {
 	// SettleS is how long the server rested after its preparation before
 	// its peak RSS was reset; missing in records from before the rest.
 	SettleS float64 `json:"settle_s,omitempty"`
+	// RestRSSKiB is the server's resident memory (VmRSS; nginx: its
+	// worker) right after that reset, before the load: what its binary,
+	// its runtime and the prepared store hold with nothing to do, so that
+	// the peak's rise above it is what the load cost. Missing in records
+	// from before it was kept.
+	RestRSSKiB int64 `json:"rest_rss_kib,omitempty"`
 
 	// The device's fsync latency, probed before this workload in this
 	// round (write workloads only): 4 KiB append + fdatasync, 200 times.

@@ -20,7 +20,11 @@ func renderNote(dir string, recs []Record) string {
 	if settle := recs[0].SettleS; settle > 0 {
 		reset = fmt.Sprintf("reset after the store was prepared and the server rested %gs (so that what the preparation left, such as a collection it set off, is not counted)", settle)
 	}
-	b.WriteString("\n## Workloads\n\nMedians over the rounds. Errors counts non-2xx answers and failed requests together (on a fresh store each PUT writer's first GET of its own document answers 404: one non-2xx per connection). Peak RSS is VmHWM, " + reset + " (nginx: its worker).\n")
+	atRest := ""
+	if slices.ContainsFunc(recs, func(r Record) bool { return r.RestRSSKiB > 0 }) {
+		atRest = " RSS at rest is VmRSS at that reset, just before the load: the binary, the runtime and the prepared store with nothing to do; the peak's rise above it is what the load cost."
+	}
+	b.WriteString("\n## Workloads\n\nMedians over the rounds. Errors counts non-2xx answers and failed requests together (on a fresh store each PUT writer's first GET of its own document answers 404: one non-2xx per connection). Peak RSS is VmHWM, " + reset + " (nginx: its worker)." + atRest + "\n")
 	for _, w := range workloadOrder(recs) {
 		renderWorkload(&b, c, recs, w)
 	}
@@ -225,6 +229,7 @@ func renderWorkload(b *strings.Builder, c cells, recs []Record, w string) {
 	}
 	serverOrder(ids)
 	perSync := write && slices.ContainsFunc(recs, func(r Record) bool { return r.Workload == w && r.Publications > 0 })
+	rest := slices.ContainsFunc(recs, func(r Record) bool { return r.Workload == w && r.RestRSSKiB > 0 })
 	var rows [][]string
 	for _, id := range ids {
 		runs := c[w][id]
@@ -236,6 +241,16 @@ func renderWorkload(b *strings.Builder, c cells, recs []Record, w string) {
 			num(c.med(w, id, peakRSSKiB)/1024, "%.1f"), num(errs, "%.0f"),
 			num(c.med(w, id, func(r Record) float64 { return r.ServerCPU }), "%.2f"),
 			num(c.med(w, id, func(r Record) float64 { return r.ClientCPU }), "%.2f")})
+		if rest {
+			var xs []float64
+			for _, r := range c[w][id] {
+				if r.RestRSSKiB > 0 {
+					xs = append(xs, float64(r.RestRSSKiB)/1024)
+				}
+			}
+			row := rows[len(rows)-1]
+			rows[len(rows)-1] = slices.Insert(row, 7, num(median(xs), "%.1f"))
+		}
 		if perSync {
 			var xs []float64
 			for _, r := range c[w][id] {
@@ -248,6 +263,11 @@ func renderWorkload(b *strings.Builder, c cells, recs []Record, w string) {
 	}
 	head := []string{"server", "runs", "2xx/s", "2xx per server CPU-s", "p50 us", "p99 us", "peak RSS MiB", "errors", "server CPU-s", "client CPU-s"}
 	right := []bool{false, true, true, true, true, true, true, true, true, true}
+	if rest {
+		// Resident memory just before the load (after the preparation's
+		// rest), beside the peak: the peak's rise above it is the load's.
+		head, right = slices.Insert(head, 7, "RSS at rest MiB"), slices.Insert(right, 7, true)
+	}
 	if perSync {
 		// 2xx answered per synced group of commits: the store's
 		// publications over the server's life, its preparation's included.

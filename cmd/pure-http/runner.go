@@ -269,6 +269,9 @@ func runOne(ctx context.Context, o *options, st step, rec *Record) (err error) {
 	}
 	rec.SettleS = prepSettle.Seconds()
 	rec.RSSReset = srv.resetPeak()
+	if rec.RestRSSKiB, err = srv.rss(); err != nil {
+		return err
+	}
 	// 2. Measure: the server's CPU around the load, then its peak RSS.
 	cpu0, err := srv.cpu()
 	if err != nil {

@@ -170,6 +170,20 @@ func (s *server) peakRSS() (int64, error) {
 	return peak, nil
 }
 
+// rss returns the largest VmRSS of rssPids, in KiB: the resident memory
+// now.
+func (s *server) rss() (int64, error) {
+	var most int64
+	for _, p := range s.rssPids() {
+		v, err := httpbench.StatusKiB(p, "VmRSS")
+		if err != nil {
+			return 0, err
+		}
+		most = max(most, v)
+	}
+	return most, nil
+}
+
 // resetPeak resets the peak RSS of rssPids; false if any failed.
 func (s *server) resetPeak() bool {
 	ok := true
