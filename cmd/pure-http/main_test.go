@@ -201,6 +201,11 @@ func TestSeries_Baselines(t *testing.T) {
 		if r.OK == 0 || r.ServerCPU <= 0 || r.OKPerServerCPU <= 0 || r.PeakRSSKiB <= 0 || r.P99us <= 0 {
 			t.Errorf("%s %s: a measurement is missing: %+v", r.ID, r.Workload, r)
 		}
+		// Resident memory at rest, before the load, is at most the
+		// load's peak (both reset at the same moment; nginx: its worker).
+		if r.RestRSSKiB <= 0 || r.RestRSSKiB > r.PeakRSSKiB {
+			t.Errorf("%s %s: RSS at rest %d KiB, peak %d KiB: want 0 < rest <= peak", r.ID, r.Workload, r.RestRSSKiB, r.PeakRSSKiB)
+		}
 		if (r.Workload == "put-8c") != (r.FsyncP50us > 0) {
 			t.Errorf("%s %s: fsync probe %v us, want one on write workloads only", r.ID, r.Workload, r.FsyncP50us)
 		}
