@@ -237,7 +237,11 @@
 // peak: the binary's pages 3.8 MB, the runtime's own structures outside
 // its heap arena about 1 MB, the heap arena (heap and goroutine stacks)
 // 1.2-1.6 MB; heap profiling 40-150 KB of it (experiment 157: turning it
-// off moved nothing measurable). The occasional high peaks were the
+// off moved nothing measurable). Most of it is there before the load:
+// 5.9 MB at rest after the harness's seed, of which about 0.5 MB is the
+// collector's metadata from the first collection (experiment 159), and
+// the 64 connections add 0.4 MB; net/http rests at 10.6-11.1 MB after the
+// same seed and its load adds 0.8-1.3. The occasional high peaks were the
 // seed's garbage left resident: the trimmer's collection, on the second P
 // (pure-serve takes one with --data, see group commit below), could run
 // before the connection had let go of the dropped 1 MiB buffer, and
