@@ -203,6 +203,9 @@ func TestSeries_Baselines(t *testing.T) {
 		}
 		// Resident memory at rest, before the load, is at most the
 		// load's peak (both reset at the same moment; nginx: its worker).
+		if r.OtherCPU == nil || *r.OtherCPU < 0 {
+			t.Errorf("%s %s: other CPU %v, want a figure >= 0", r.ID, r.Workload, r.OtherCPU)
+		}
 		if r.RestRSSKiB <= 0 || r.RestRSSKiB > r.PeakRSSKiB {
 			t.Errorf("%s %s: RSS at rest %d KiB, peak %d KiB: want 0 < rest <= peak", r.ID, r.Workload, r.RestRSSKiB, r.PeakRSSKiB)
 		}

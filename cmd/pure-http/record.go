@@ -77,9 +77,16 @@ type Record struct {
 	FSType     string  `json:"fs_type,omitempty"`
 
 	// LoadAvg1 is the machine's 1-minute load average just before the
-	// run (/proc/loadavg): other work competing for the CPUs shows here.
-	// Missing where unknown.
+	// run (/proc/loadavg): other work competing for the CPUs shows here,
+	// and so do threads waiting in fsync (Linux counts them), such as the
+	// crash-safe baselines' in the runs before. Missing where unknown.
 	LoadAvg1 *float64 `json:"loadavg_1m,omitempty"`
+	// OtherCPU is the CPU time the machine spent busy during the load
+	// beyond the server's and pure-load's own (httpbench.MachineBusy's
+	// change less ServerCPU and ClientCPU, at least 0): other processes,
+	// kernel threads, interrupts charged to neither, steal. Missing in
+	// records from before it was kept.
+	OtherCPU *float64 `json:"other_cpu_s,omitempty"`
 	// Host describes the machine: CPU model, CPUs online, kernel.
 	Host string `json:"host,omitempty"`
 

@@ -73,8 +73,21 @@ func renderHead(b *strings.Builder, recs []Record) {
 	if len(hosts) > 0 {
 		fmt.Fprintf(b, "Machine: %s.\n", strings.Join(hosts, "; "))
 	}
+	var others []float64
+	for _, r := range recs {
+		if r.OtherCPU != nil {
+			others = append(others, *r.OtherCPU)
+		}
+	}
+	if len(others) > 0 {
+		fmt.Fprintf(b, "CPU time the machine spent beyond the server's and pure-load's own during each run's load: median %.2f s, highest %.2f s (other processes, kernel threads, interrupts charged to neither, steal; a large figure means other work shared the CPUs).\n", median(others), slices.Max(others))
+	}
 	if len(loads) > 0 {
-		fmt.Fprintf(b, "1-minute load average before each run: median %.1f, highest %.1f (anything near the number of CPUs or above means other work shared them).\n", median(loads), slices.Max(loads))
+		what := "anything near the number of CPUs or above means other work shared them"
+		if len(others) > 0 {
+			what = "Linux counts threads waiting in fsync too, so it rises after durable writes without other work; the line above is the measure"
+		}
+		fmt.Fprintf(b, "1-minute load average before each run: median %.1f, highest %.1f (%s).\n", median(loads), slices.Max(loads), what)
 	}
 	pin := "not pinned"
 	if r := recs[0]; r.CPUServer != "" {

@@ -277,6 +277,7 @@ func runOne(ctx context.Context, o *options, st step, rec *Record) (err error) {
 	if err != nil {
 		return err
 	}
+	busy0, busyErr := httpbench.MachineBusy()
 	length := []string{"-d", o.Duration.String()}
 	if st.Work.Count > 0 {
 		length = []string{"-n", strconv.Itoa(st.Work.Count)}
@@ -294,6 +295,7 @@ func runOne(ctx context.Context, o *options, st step, rec *Record) (err error) {
 	if err != nil {
 		return fmt.Errorf("after the load: %w (%v)", err, srv.alive())
 	}
+	busy1, busyErr1 := httpbench.MachineBusy()
 	if rec.PeakRSSKiB, err = srv.peakRSS(); err != nil {
 		return err
 	}
@@ -309,6 +311,10 @@ func runOne(ctx context.Context, o *options, st step, rec *Record) (err error) {
 	rec.ServerCPU = cpu1 - cpu0
 	if rec.ServerCPU > 0 {
 		rec.OKPerServerCPU = float64(rec.OK) / rec.ServerCPU
+	}
+	if busyErr == nil && busyErr1 == nil {
+		other := max(0, busy1-busy0-rec.ServerCPU-rec.ClientCPU)
+		rec.OtherCPU = &other
 	}
 	return nil
 }

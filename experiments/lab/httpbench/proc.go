@@ -134,3 +134,39 @@ func HostInfo() string {
 	}
 	return fmt.Sprintf("%s, %d CPUs, %s", model, runtime.NumCPU(), kernel)
 }
+
+// MachineBusy returns the CPU time, in seconds, that all CPUs of the
+// machine have spent busy so far: user, nice, system, irq, softirq and
+// steal from the first line of /proc/stat (everything but idle and
+// iowait). Its change over a run, less the server's and the load's own
+// CPU, is what else the machine did meanwhile: other processes, kernel
+// threads, interrupts not charged to either, and the hypervisor's steal.
+// Unlike the load average it does not count threads waiting in fsync.
+func MachineBusy() (float64, error) {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0, fmt.Errorf("machine CPU: %w", err)
+	}
+	return parseMachineBusy(b)
+}
+
+// parseMachineBusy reads MachineBusy's figure from /proc/stat's text.
+func parseMachineBusy(b []byte) (float64, error) {
+	line, _, _ := bytes.Cut(b, []byte("\n"))
+	f := strings.Fields(string(line))
+	// cpu user nice system idle iowait irq softirq steal ...
+	if len(f) < 9 || f[0] != "cpu" {
+		return 0, fmt.Errorf("machine CPU: /proc/stat's first line is %q, want \"cpu\" and at least 8 counters", line)
+	}
+	var busy uint64
+	for i, name := range []string{"user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal"} {
+		v, err := strconv.ParseUint(f[i+1], 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("machine CPU: /proc/stat's %s is %q, not a number", name, f[i+1])
+		}
+		if name != "idle" && name != "iowait" {
+			busy += v
+		}
+	}
+	return float64(busy) / clockTicks, nil
+}

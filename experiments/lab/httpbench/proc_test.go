@@ -1,6 +1,7 @@
 package httpbench
 
 import (
+	"math"
 	"os"
 	"os/exec"
 	"runtime"
@@ -144,5 +145,29 @@ func TestCPUClock_Child_Grows(t *testing.T) {
 	// 2^22 is the largest pid_max Linux allows.
 	if _, err := CPUClock(1<<22 + 1); err == nil {
 		t.Errorf("the CPU clock of a process that does not exist gave no error")
+	}
+}
+
+// TestParseMachineBusy: busy is every counter but idle and iowait, in
+// clock ticks of 10 ms; a malformed first line is refused naming it.
+func TestParseMachineBusy(t *testing.T) {
+	got, err := parseMachineBusy([]byte("cpu  100 2 30 900 50 4 6 8 0 0\ncpu0 1 2 3 4 5 6 7 8 0 0\n"))
+	if want := (100 + 2 + 30 + 4 + 6 + 8) / 100.0; err != nil || math.Abs(got-want) > 1e-9 {
+		t.Errorf("parseMachineBusy = %v, %v; want %v", got, err, want)
+	}
+	for _, bad := range []string{"", "intr 1 2 3\n", "cpu 1 2 3\n", "cpu 1 x 3 4 5 6 7 8\n"} {
+		if _, err := parseMachineBusy([]byte(bad)); err == nil || !strings.Contains(err.Error(), "/proc/stat") {
+			t.Errorf("parseMachineBusy(%q) = %v, want an error naming /proc/stat", bad, err)
+		}
+	}
+	// The live file: busy grows while this process burns CPU.
+	b0, err := MachineBusy()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for end := time.Now().Add(100 * time.Millisecond); time.Now().Before(end); {
+	}
+	if b1, err := MachineBusy(); err != nil || b1 < b0+0.05 {
+		t.Errorf("MachineBusy grew from %v to %v (%v) while spinning 100 ms, want at least 50 ms", b0, b1, err)
 	}
 }
