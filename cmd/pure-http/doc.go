@@ -27,7 +27,11 @@
 // pure-load --json pinned to the other CPU with GOMAXPROCS=1.
 // The server's CPU is utime+stime of its whole process (all threads) from
 // /proc/PID/stat before and after the load (nginx: master plus workers);
-// its peak RSS is VmHWM from /proc/PID/status after (nginx: the worker).
+// its peak RSS is VmHWM from /proc/PID/status after (nginx: the worker),
+// and its RSS at rest VmRSS at the peak's reset, before the load. What
+// else the machine did during the load is /proc/stat's busy time less the
+// server's and pure-load's CPU (other_cpu_s); the 1-minute load average is
+// recorded too, but counts threads waiting in fsync.
 // Before each durable-write workload the device's fsync latency is probed
 // in the data directory's file system (4 KiB append + fdatasync, 200
 // times, workbench/experiments/lab/kvbench.Probe).
