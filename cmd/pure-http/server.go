@@ -158,24 +158,18 @@ func (s *server) cpu() (float64, error) {
 }
 
 // peakRSS returns the largest VmHWM of rssPids, in KiB.
-func (s *server) peakRSS() (int64, error) {
-	var peak int64
-	for _, p := range s.rssPids() {
-		v, err := httpbench.StatusKiB(p, "VmHWM")
-		if err != nil {
-			return 0, err
-		}
-		peak = max(peak, v)
-	}
-	return peak, nil
-}
+func (s *server) peakRSS() (int64, error) { return s.largestStatus("VmHWM") }
 
 // rss returns the largest VmRSS of rssPids, in KiB: the resident memory
 // now.
-func (s *server) rss() (int64, error) {
+func (s *server) rss() (int64, error) { return s.largestStatus("VmRSS") }
+
+// largestStatus returns the largest of a kB field of /proc/PID/status
+// over rssPids.
+func (s *server) largestStatus(field string) (int64, error) {
 	var most int64
 	for _, p := range s.rssPids() {
-		v, err := httpbench.StatusKiB(p, "VmRSS")
+		v, err := httpbench.StatusKiB(p, field)
 		if err != nil {
 			return 0, err
 		}
