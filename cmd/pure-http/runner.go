@@ -123,8 +123,9 @@ const staticBuild = "static: CGO_ENABLED=0, pure-baseline with -tags nosqlite, o
 // pure-baseline-fasthttp with -tags nosqlite,nonethttp. nosqlite leaves out
 // the SQLite baselines (the only part that needs cgo, and not served here);
 // the other tag leaves out the other implementation, whose pages (about
-// 0.8 MB at rest for fasthttp's in the net/http server) the server's peak
-// RSS would count though it never runs them (experiment 156).
+// 1 MB at rest for fasthttp's in the net/http server, 0.7 MB of it the
+// binary's) the server's peak RSS would count though it never runs them
+// (experiment 156).
 func goBuild(ctx context.Context, name, dst string) *exec.Cmd {
 	args := []string{"build", "-o", dst}
 	pkg := "./cmd/" + name
