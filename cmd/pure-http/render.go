@@ -228,6 +228,13 @@ func renderProbes(b *strings.Builder, recs []Record) {
 	mdTable(b, []string{"round", "before", "p50 us", "p99 us", "file system"}, rows, []bool{true, false, true, true, false})
 }
 
+// workloadHead is the workload tables' columns; the RSS at rest, where
+// recorded, goes right after the peak (restCol).
+var workloadHead = []string{"server", "runs", "2xx/s", "2xx per server CPU-s", "p50 us", "p99 us", "peak RSS MiB", "errors", "server CPU-s", "client CPU-s"}
+
+// restCol is where the RSS at rest column goes: after the peak's.
+var restCol = slices.Index(workloadHead, "peak RSS MiB") + 1
+
 func renderWorkload(b *strings.Builder, c cells, recs []Record, w string) {
 	what, write := w, false
 	if i := slices.IndexFunc(workloads, func(s workloadSpec) bool { return s.Name == w }); i >= 0 {
@@ -262,7 +269,7 @@ func renderWorkload(b *strings.Builder, c cells, recs []Record, w string) {
 				}
 			}
 			row := rows[len(rows)-1]
-			rows[len(rows)-1] = slices.Insert(row, 7, num(median(xs), "%.1f"))
+			rows[len(rows)-1] = slices.Insert(row, restCol, num(median(xs), "%.1f"))
 		}
 		if perSync {
 			var xs []float64
@@ -274,12 +281,12 @@ func renderWorkload(b *strings.Builder, c cells, recs []Record, w string) {
 			rows[len(rows)-1] = append(rows[len(rows)-1], num(median(xs), "%.1f"))
 		}
 	}
-	head := []string{"server", "runs", "2xx/s", "2xx per server CPU-s", "p50 us", "p99 us", "peak RSS MiB", "errors", "server CPU-s", "client CPU-s"}
+	head := slices.Clone(workloadHead)
 	right := []bool{false, true, true, true, true, true, true, true, true, true}
 	if rest {
 		// Resident memory just before the load (after the preparation's
 		// rest), beside the peak: the peak's rise above it is the load's.
-		head, right = slices.Insert(head, 7, "RSS at rest MiB"), slices.Insert(right, 7, true)
+		head, right = slices.Insert(head, restCol, "RSS at rest MiB"), slices.Insert(right, restCol, true)
 	}
 	if perSync {
 		// 2xx answered per synced group of commits: the store's
