@@ -63,14 +63,15 @@ type Contender struct {
 
 // Names of the contenders, as they appear in flags and records.
 const (
-	NamePure       = "pure"         // workbench/pure/store
-	NameBbolt      = "bbolt"        // go.etcd.io/bbolt, DB.Update
-	NameBboltBatch = "bbolt-batch"  // go.etcd.io/bbolt, DB.Batch
-	NamePebble     = "pebble"       // github.com/cockroachdb/pebble, Sync: true
-	NameRaw        = "fdatasync-4k" // append 4 KiB + fdatasync
-	NamePureNoAuto = "pure-noauto"  // workbench/pure/store, automatic compaction off
-	NamePureTree   = "pure-tree"    // workbench/pure/store without log records (every commit rewrites its leaves and paths)
-	NamePureNoWait = "pure-nowait"  // workbench/pure/store, Options.GroupWait off
+	NamePure       = "pure"          // workbench/pure/store
+	NameBbolt      = "bbolt"         // go.etcd.io/bbolt, DB.Update
+	NameBboltBatch = "bbolt-batch"   // go.etcd.io/bbolt, DB.Batch
+	NamePebble     = "pebble"        // github.com/cockroachdb/pebble, Sync: true
+	NameRaw        = "fdatasync-4k"  // append 4 KiB + fdatasync
+	NameGroup      = "group-ceiling" // ideal group commit: append what queued + fdatasync, one sync in flight
+	NamePureNoAuto = "pure-noauto"   // workbench/pure/store, automatic compaction off
+	NamePureTree   = "pure-tree"     // workbench/pure/store without log records (every commit rewrites its leaves and paths)
+	NamePureNoWait = "pure-nowait"   // workbench/pure/store, Options.GroupWait off
 )
 
 var contenders = []Contender{
@@ -102,6 +103,11 @@ var contenders = []Contender{
 		About:      "a loop appending 4 KiB to a growing file and calling fdatasync after each: the ceiling for one writer",
 		MaxWriters: 1,
 		Open:       openRaw,
+	},
+	{
+		Name:  NameGroup,
+		About: "an ideal group commit with one sync in flight: writers queue (length, key, value) records, one goroutine writes all that queued in one call to a file preallocated with zeros and calls fdatasync, back to back; no index: the ceiling of any store that syncs one group at a time (group.go)",
+		Open:  openGroup,
 	},
 }
 

@@ -33,3 +33,39 @@ func TestFormat(t *testing.T) {
 		}
 	}
 }
+
+// TestNote_CeilingColumn: with group-ceiling in the records, the targets
+// table gains its ratio to each target's reference, the median of the
+// same rounds; without it, the column is absent.
+func TestNote_CeilingColumn(t *testing.T) {
+	w := WorkloadCommit(64)
+	var recs []Record
+	for round, rates := range [][3]float64{{150, 100, 160}, {130, 100, 140}, {170, 100, 180}} {
+		for i, c := range []string{NamePure, NamePebble, NameGroup} {
+			recs = append(recs, Record{Experiment: "900-x", Round: round, Cell: i, Contender: c, Workload: w, Writers: 64, OpsPerS: rates[i]})
+		}
+	}
+	note := renderNote(recs)
+	row := lineWith(note, "64 writers: at least 1.5 × pebble")
+	// pure ÷ pebble 1.50, 1.30, 1.70: median 1.50, met; ceiling ÷ pebble median 1.60.
+	if !strings.Contains(row, "| 1.50, 1.30, 1.70 |") || !strings.Contains(row, "**met**") || !strings.HasSuffix(row, "1.60 |") {
+		t.Errorf("64-writer target row = %q; want pure's ratios, met, and the ceiling's 1.60 at the end", row)
+	}
+	if head := lineWith(note, "| target"); !strings.HasSuffix(head, "| group-ceiling |") {
+		t.Errorf("targets table's head %q has no group-ceiling column", head)
+	}
+	without := renderNote(recs[:2])
+	if strings.Contains(lineWith(without, "| target"), NameGroup) {
+		t.Errorf("a run without %s has its column: %q", NameGroup, lineWith(without, "| target"))
+	}
+}
+
+// lineWith returns the first line of s containing sub, or "".
+func lineWith(s, sub string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, sub) {
+			return l
+		}
+	}
+	return ""
+}
