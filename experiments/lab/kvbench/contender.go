@@ -63,15 +63,16 @@ type Contender struct {
 
 // Names of the contenders, as they appear in flags and records.
 const (
-	NamePure       = "pure"          // workbench/pure/store
-	NameBbolt      = "bbolt"         // go.etcd.io/bbolt, DB.Update
-	NameBboltBatch = "bbolt-batch"   // go.etcd.io/bbolt, DB.Batch
-	NamePebble     = "pebble"        // github.com/cockroachdb/pebble, Sync: true
-	NameRaw        = "fdatasync-4k"  // append 4 KiB + fdatasync
-	NameGroup      = "group-ceiling" // ideal group commit: append what queued + fdatasync, one sync in flight
-	NamePureNoAuto = "pure-noauto"   // workbench/pure/store, automatic compaction off
-	NamePureTree   = "pure-tree"     // workbench/pure/store without log records (every commit rewrites its leaves and paths)
-	NamePureNoWait = "pure-nowait"   // workbench/pure/store, Options.GroupWait off
+	NamePure       = "pure"           // workbench/pure/store
+	NameBbolt      = "bbolt"          // go.etcd.io/bbolt, DB.Update
+	NameBboltBatch = "bbolt-batch"    // go.etcd.io/bbolt, DB.Batch
+	NamePebble     = "pebble"         // github.com/cockroachdb/pebble, Sync: true
+	NameRaw        = "fdatasync-4k"   // append 4 KiB + fdatasync
+	NameGroup      = "bare-group"     // a bare group commit, syncs back to back
+	NameGroupAll   = "bare-group-all" // a bare group commit waiting for all its writers
+	NamePureNoAuto = "pure-noauto"    // workbench/pure/store, automatic compaction off
+	NamePureTree   = "pure-tree"      // workbench/pure/store without log records (every commit rewrites its leaves and paths)
+	NamePureNoWait = "pure-nowait"    // workbench/pure/store, Options.GroupWait off
 )
 
 var contenders = []Contender{
@@ -106,8 +107,13 @@ var contenders = []Contender{
 	},
 	{
 		Name:  NameGroup,
-		About: "an ideal group commit with one sync in flight: writers queue (length, key, value) records, one goroutine writes all that queued in one call to a file preallocated with zeros and calls fdatasync, back to back; no index: the ceiling of any store that syncs one group at a time (group.go)",
-		Open:  openGroup,
+		About: "a bare group commit with one sync in flight, syncs back to back: writers queue (length, key, value) records, one goroutine writes all that queued during the last sync in one call to a file preallocated with zeros and calls fdatasync; no index (group.go)",
+		Open:  func(dir string) (Writer, error) { return openGroup(dir, false) },
+	},
+	{
+		Name:  NameGroupAll,
+		About: "bare-group, but before each write it waits (at most 2 ms) until every writer of the group just synced has queued again, so each sync carries all the writers and the device idles while they come back (group.go)",
+		Open:  func(dir string) (Writer, error) { return openGroup(dir, true) },
 	},
 }
 

@@ -1,8 +1,8 @@
 // Package kvbench measures Pure's tree store (workbench/pure/store) against
 // two established Go key-value stores, go.etcd.io/bbolt and
 // github.com/cockroachdb/pebble, and against two ceilings of the disk: a
-// loop that appends 4 KiB and calls fdatasync (one writer), and an ideal
-// group commit with one sync in flight and no index (many writers).
+// loop that appends 4 KiB and calls fdatasync (one writer), and bare group
+// commits with one sync in flight and no index (many writers).
 //
 // # Pieces
 //
@@ -13,7 +13,7 @@
 //	pebble.go     pebble, committing with Sync: true; counts its syncs
 //	              through a vfs.FS wrapper
 //	raw.go        the append+fdatasync writer and the device's fsync Probe
-//	group.go      the group ceiling: an ideal group commit, one sync in flight
+//	group.go      bare group commits: one sync in flight, no index
 //	keys.go       key layout of the loaded store and of each writer
 //	writes.go     Writes: N goroutines making durable single-key commits
 //	reads.go      Load, PointGets and Ranges on a loaded store

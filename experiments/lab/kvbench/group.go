@@ -6,44 +6,56 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 )
 
-// The group ceiling. With Sync writes each writer has one commit in
+// Bare group commits. With Sync writes each writer has one commit in
 // flight, and a store that lets one sync be in flight at a time (as the
 // pure store's recovery rule asks, and as pebble's WAL does) cannot put a
 // commit that arrives during a sync into that sync: it waits for the
-// next. A writer woken by one sync's return therefore commits in the sync
-// after the next one starts, so two consecutive syncs hold at most W
-// commits between them, and W writers commit at most W/2 times per sync
-// time however little CPU the store spends. groupWriter is that bound run
-// for real: no index, no tree, no checksums, records (length, key, value)
-// appended to a file preallocated with zeros, so a sync writes data pages
-// only. Its rate is the most a one-sync-in-flight store can commit on
-// this device with Go's wake-ups, as nginx is the ceiling of the HTTP
-// servers: a store target above it cannot be met on this machine by
-// cutting CPU.
+// next. So a store whose syncs run back to back commits at most W/2
+// times per sync with W writers (a writer woken by one sync's return
+// joins the sync after the next one starts), and one that gathers bigger
+// groups leaves the device idle while they gather, which pays only when
+// the writers' own CPU per commit, spread over the CPUs, is short beside a
+// sync. groupWriter is both disciplines run with as little CPU as a store
+// can spend: no index, no tree, no checksums, records (length, key,
+// value) appended to a file preallocated with zeros, so a sync writes data
+// pages only. Their rates are what a one-sync-in-flight store can reach
+// on this device with Go's wake-ups, as nginx is for the HTTP servers: a
+// store target above both is beyond cutting CPU on that machine.
 
 // groupPrealloc is how many bytes of zeros groupWriter writes ahead of its
 // records (and syncs) when it opens and each time its records reach the
 // end: a 3 s cell of 64 writers appends about 10 MB.
 const groupPrealloc = 64 << 20
 
-// groupWriter is the ideal group committer (see The group ceiling): Put
-// queues its record and waits; one goroutine takes everything queued,
-// writes it in one call and fdatasyncs, back to back.
+// groupGather is the longest a waiting groupWriter holds a group open for
+// writers that have not come back (as the pure store's Options.GroupWait).
+const groupGather = 2 * time.Millisecond
+
+// groupWriter is a bare group commit (see Bare group commits): Put queues
+// its record and waits; one goroutine takes everything queued, writes it
+// in one call and fdatasyncs. With waitAll false it syncs back to back,
+// taking whatever queued during the last sync; with waitAll true it first
+// waits (at most groupGather) until every writer of the group just synced
+// has queued again, so each sync carries all the writers.
 type groupWriter struct {
-	f *os.File
+	f       *os.File
+	waitAll bool
 
 	mu      sync.Mutex
-	more    sync.Cond   // signalled when the queue gains its first record, and at Close
 	queue   *groupBatch // the batch gathering: its members wait on done
+	queued  int         // members of queue
+	want    int         // waitAll: members the gathering batch waits for
 	buf     []byte      // the gathering batch's records
 	spare   []byte      // the other buffer, written by the syncer
 	err     error       // sticky: the first write or sync that failed
 	closing bool
 	syncs   uint64
 
-	off, end int64 // next record's offset; end of the preallocated zeros
+	kick     chan struct{} // capacity 1: the syncer may have something to do
+	off, end int64         // next record's offset; end of the preallocated zeros
 	done     chan struct{}
 }
 
@@ -54,13 +66,13 @@ type groupBatch struct {
 	err  error
 }
 
-func openGroup(dir string) (Writer, error) {
+func openGroup(dir string, waitAll bool) (Writer, error) {
 	f, err := os.OpenFile(filepath.Join(dir, "group.log"), os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return nil, err
 	}
-	g := &groupWriter{f: f, queue: &groupBatch{done: make(chan struct{})}, done: make(chan struct{})}
-	g.more.L = &g.mu
+	g := &groupWriter{f: f, waitAll: waitAll, queue: &groupBatch{done: make(chan struct{})},
+		kick: make(chan struct{}, 1), done: make(chan struct{})}
 	if err := g.prealloc(); err != nil {
 		f.Close()
 		return nil, err
@@ -85,7 +97,12 @@ func (g *groupWriter) prealloc() error {
 	return nil
 }
 
+// Put queues key and val as one record (a 4-byte header holding the key's
+// length in its top 16 bits and the value's below) and waits for its sync.
 func (g *groupWriter) Put(key, val []byte) error {
+	if len(key) > 0xffff || len(val) > 0xffff {
+		return errors.New("group writer: key or value over 64 KiB")
+	}
 	g.mu.Lock()
 	if g.err != nil || g.closing {
 		err := g.err
@@ -97,30 +114,62 @@ func (g *groupWriter) Put(key, val []byte) error {
 	}
 	g.buf = binary.LittleEndian.AppendUint32(g.buf, uint32(len(key)<<16|len(val)))
 	g.buf = append(append(g.buf, key...), val...)
+	g.queued++
 	b := g.queue
-	if len(g.buf) == 4+len(key)+len(val) {
-		g.more.Signal()
+	if g.queued == 1 || g.queued == g.want {
+		g.poke()
 	}
 	g.mu.Unlock()
 	<-b.done
 	return b.err
 }
 
-// syncLoop takes each gathered batch, writes it and syncs it, then wakes
-// its members, until Close has been called and nothing is queued.
+// poke tells the syncer to look again, without waiting.
+func (g *groupWriter) poke() {
+	select {
+	case g.kick <- struct{}{}:
+	default:
+	}
+}
+
+// syncLoop takes each batch once it is ready, writes it and syncs it, then
+// wakes its members, until Close has been called and nothing is queued.
 func (g *groupWriter) syncLoop() {
 	defer close(g.done)
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
 	for {
 		g.mu.Lock()
-		for len(g.buf) == 0 && !g.closing {
-			g.more.Wait()
+		var deadline time.Time
+		for !(g.queued > 0 && (!g.waitAll || g.queued >= g.want || g.closing)) {
+			if g.queued == 0 && g.closing {
+				g.mu.Unlock()
+				return
+			}
+			if g.queued > 0 {
+				// Waiting for the group's writers to come back.
+				if deadline.IsZero() {
+					deadline = time.Now().Add(groupGather)
+				}
+				left := time.Until(deadline)
+				if left <= 0 {
+					break
+				}
+				g.mu.Unlock()
+				timer.Reset(left)
+				select {
+				case <-g.kick:
+				case <-timer.C:
+				}
+				timer.Stop()
+			} else {
+				g.mu.Unlock()
+				<-g.kick
+			}
+			g.mu.Lock()
 		}
-		if len(g.buf) == 0 {
-			g.mu.Unlock()
-			return
-		}
-		b, recs := g.queue, g.buf
-		g.queue, g.buf = &groupBatch{done: make(chan struct{})}, g.spare[:0]
+		b, recs, n := g.queue, g.buf, g.queued
+		g.queue, g.buf, g.queued = &groupBatch{done: make(chan struct{})}, g.spare[:0], 0
 		err := g.err
 		g.mu.Unlock()
 
@@ -128,13 +177,16 @@ func (g *groupWriter) syncLoop() {
 			err = g.write(recs)
 		}
 		g.spare = recs
+		g.mu.Lock()
+		if err != nil {
+			g.err = err
+		}
+		// The n members woken now will queue again, beside those that
+		// queued during the sync.
+		g.want = n + g.queued
+		g.mu.Unlock()
 		b.err = err
 		close(b.done)
-		if err != nil {
-			g.mu.Lock()
-			g.err = err
-			g.mu.Unlock()
-		}
 	}
 }
 
@@ -170,8 +222,8 @@ func (g *groupWriter) Syncs() (uint64, bool) {
 func (g *groupWriter) Close() error {
 	g.mu.Lock()
 	g.closing = true
-	g.more.Signal()
 	g.mu.Unlock()
+	g.poke()
 	<-g.done
 	return g.f.Close()
 }

@@ -34,9 +34,9 @@ func TestFormat(t *testing.T) {
 	}
 }
 
-// TestNote_CeilingColumn: with group-ceiling in the records, the targets
-// table gains its ratio to each target's reference, the median of the
-// same rounds; without it, the column is absent.
+// TestNote_CeilingColumn: with a bare group commit in the records, the
+// targets table gains its ratio to each target's reference, the median of
+// the same rounds; without one, the column is absent.
 func TestNote_CeilingColumn(t *testing.T) {
 	w := WorkloadCommit(64)
 	var recs []Record
@@ -51,8 +51,8 @@ func TestNote_CeilingColumn(t *testing.T) {
 	if !strings.Contains(row, "| 1.50, 1.30, 1.70 |") || !strings.Contains(row, "**met**") || !strings.HasSuffix(row, "1.60 |") {
 		t.Errorf("64-writer target row = %q; want pure's ratios, met, and the ceiling's 1.60 at the end", row)
 	}
-	if head := lineWith(note, "| target"); !strings.HasSuffix(head, "| group-ceiling |") {
-		t.Errorf("targets table's head %q has no group-ceiling column", head)
+	if head := lineWith(note, "| target"); !strings.HasSuffix(head, "| "+NameGroup+" |") {
+		t.Errorf("targets table's head %q has no %s column", head, NameGroup)
 	}
 	without := renderNote(recs[:2])
 	if strings.Contains(lineWith(without, "| target"), NameGroup) {

@@ -44,19 +44,19 @@ func TestPlan_RotatesContenders(t *testing.T) {
 	cs := All()
 	want := []string{
 		// round 0 starts with the first contender ...
-		"pure/w1@0 bbolt/w1@1 bbolt-batch/w1@2 pebble/w1@3 fdatasync-4k/w1@4 group-ceiling/w1@5 " +
-			"pure/w8@0 bbolt/w8@1 bbolt-batch/w8@2 pebble/w8@3 group-ceiling/w8@4 " +
+		"pure/w1@0 bbolt/w1@1 bbolt-batch/w1@2 pebble/w1@3 fdatasync-4k/w1@4 bare-group/w1@5 bare-group-all/w1@6 " +
+			"pure/w8@0 bbolt/w8@1 bbolt-batch/w8@2 pebble/w8@3 bare-group/w8@4 bare-group-all/w8@5 " +
 			"pure/reads@0 bbolt/reads@1 pebble/reads@2",
 		// ... round 1 with the second, in every workload ...
-		"bbolt/w1@0 bbolt-batch/w1@1 pebble/w1@2 fdatasync-4k/w1@3 group-ceiling/w1@4 pure/w1@5 " +
-			"bbolt/w8@0 bbolt-batch/w8@1 pebble/w8@2 group-ceiling/w8@3 pure/w8@4 " +
+		"bbolt/w1@0 bbolt-batch/w1@1 pebble/w1@2 fdatasync-4k/w1@3 bare-group/w1@4 bare-group-all/w1@5 pure/w1@6 " +
+			"bbolt/w8@0 bbolt-batch/w8@1 pebble/w8@2 bare-group/w8@3 bare-group-all/w8@4 pure/w8@5 " +
 			"bbolt/reads@0 pebble/reads@1 pure/reads@2",
-		// ... and round 6 with the first again (6 contenders).
-		"pure/w1@0 bbolt/w1@1 bbolt-batch/w1@2 pebble/w1@3 fdatasync-4k/w1@4 group-ceiling/w1@5 " +
-			"pure/w8@0 bbolt/w8@1 bbolt-batch/w8@2 pebble/w8@3 group-ceiling/w8@4 " +
+		// ... and round 7 with the first again (7 contenders).
+		"pure/w1@0 bbolt/w1@1 bbolt-batch/w1@2 pebble/w1@3 fdatasync-4k/w1@4 bare-group/w1@5 bare-group-all/w1@6 " +
+			"pure/w8@0 bbolt/w8@1 bbolt-batch/w8@2 pebble/w8@3 bare-group/w8@4 bare-group-all/w8@5 " +
 			"pure/reads@0 bbolt/reads@1 pebble/reads@2",
 	}
-	for i, r := range []int{0, 1, 6} {
+	for i, r := range []int{0, 1, 7} {
 		if got := planString(Plan(cs, []int{1, 8}, r, OnlyAll)); got != want[i] {
 			t.Errorf("round %d:\n got %s\nwant %s", r, got, want[i])
 		}
