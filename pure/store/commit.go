@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"time"
 )
 
 // written is a group a leader wrote: its members and, when something was
@@ -408,7 +409,9 @@ func (s *Store) syncLoop() {
 func (s *Store) syncPublish(w *written) error {
 	// 1. Sync: the group's records and head, and everything before them,
 	//    are durable when it returns.
+	t0 := time.Now()
 	err := w.f.Sync()
+	s.g.noteSync(time.Since(t0))
 	if err != nil {
 		err = fmt.Errorf("%w: %w", ErrWriteFailed, err)
 		w.v.m.release()

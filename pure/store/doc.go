@@ -257,17 +257,34 @@
 //
 // With no sync in flight and writers committing together (the last group
 // had more than one member), the leader waits up to Options.GroupWait
-// (2 ms) for its group to reach that size, or half of it for a file whose
-// last group held 16 or more, so that two groups alternate over the syncs
-// (experiment 065: 64 writers 1.06x the commits/s with one group of all).
-// A lone writer never waits, and neither does a group that gathered while
-// a sync was in flight. A
+// (2 ms) for its group to reach that size: whole groups, every writer in
+// each sync. A lone writer never waits, and neither does a group that
+// gathered while a sync was in flight, unless it is large (16 writers
+// or more with the group syncing) and came to hold every writer of the
+// group synced before it: they came back within a sync, so it waits for
+// the sync to return and merges with that group's writers. With one sync
+// in flight, groups synced back to back hold at most half the writers
+// each (a commit that arrives during a sync waits for the next), while
+// whole groups leave the disk idle as the writers come back; whole groups
+// win when the writers take less than a sync to come back, so a large
+// group's wait is capped at the syncs' moving-average time, past which
+// the late writers form the next group during its sync (group.go,
+// idleTarget). From experiment 065 until probe 1009 large groups were
+// halved instead, to alternate back to back; on the AMD machine of
+// experiment 162 whole groups commit 1.19x that rate at 64 writers
+// (12 of 12 rounds), with 0.70x the CPU per commit, and 1.65x pebble
+// against 1.33x. kvbench's bare group commits (no index, one sync in
+// flight) show the two disciplines' reach on a machine: probe 1008. A
 // gathering leader asleep is woken when the sync returns, when the wait
 // ends, or by the committer whose arrival brings the queue to the size
 // the group still needs, at most 8: it takes and applies arrivals in
 // chunks, not one wake-up per commit. At 64 writers that cut the whole
 // process's CPU per commit to 0.85 x and raised commits per second
 // 1.14 x (experiment 053, medians of 5 rounds against main).
+//
+// The rest of this section was measured with halved groups, whose syncs
+// ran back to back (experiments 148-150, probes 984-1007); none of it
+// moved the 64-writer rate as much as whole groups did.
 //
 // Between one sync's return and the next one's start the syncer publishes
 // the version, wakes the synced group's leader and writes the next head:
@@ -281,12 +298,12 @@
 // writeback slowed the syncs. Syncing through an io_uring, waiting in the
 // runtime's poller or in io_uring_enter, lost 15-17 % of the rate: the
 // kernel runs such an fsync on a worker thread whose wake-ups cost more
-// than the turn (probe 997). Main stands at 1.36x pebble there (median of
-// 20 rounds, experiment 148). The disk would finish 1.6x the syncs with
-// two in flight on separate pages, but only 1.04-1.17x on the shared
-// pages that consecutive groups write (probe 1002), and a probe-only
-// syncer with two in flight, which the recovery rule above would not
-// allow, ran at 0.70-0.75x (probe 1003). Nor is the gap this VM's costly
+// than the turn (probe 997). With halved groups the store stood at 1.36x
+// pebble there (median of 20 rounds, experiment 148). The disk would
+// finish 1.6x the syncs with two in flight on separate pages, but only
+// 1.04-1.17x on the shared pages that consecutive groups write (probe
+// 1002), and a probe-only syncer with two in flight, which the recovery
+// rule above would not allow, ran at 0.70-0.75x (probe 1003). Nor is the gap this VM's costly
 // wake-ups: with its idle vCPUs polling before they halt, the store
 // commits 1.14x faster and pebble 1.27x (probe 1004). Nor can the store
 // take that wake away for itself by having the synced group's leader

@@ -2,6 +2,7 @@ package store
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -51,12 +52,13 @@ import (
 //
 // Gathering: when the disk is idle and the last group had more than one
 // member (writers are committing together), the leader waits up to
-// Options.GroupWait for its group to reach that size (half of it for a
-// large group of a file: idleTarget). A lone writer never
-// waits, and neither does a group that gathered while a sync was in
-// flight: it already holds everyone who could come (the others are in the
-// group that was syncing), and waiting for them would only leave the disk
-// idle while they could form the next group during this one's sync.
+// Options.GroupWait for its group to reach that size: every writer of
+// the last group comes back into this one (whole groups; idleTarget says
+// when halving them would be better). A lone writer never waits, and
+// neither does a group that gathered while a sync was in flight: it
+// already holds everyone who could come (the others are in the group that
+// was syncing), and waiting for them would only leave the disk idle while
+// they could form the next group during this one's sync.
 type group struct {
 	mu      sync.Mutex
 	queue   []*txn
@@ -89,6 +91,10 @@ type group struct {
 	// with a group ready; nil where nothing is pipelined (RAM and
 	// read-only stores). Closed by Close, which ends the syncer.
 	kick chan struct{}
+	// syncTime is a moving average of the syncs' durations (ns), updated
+	// by the goroutine that owns each sync: what a gathering wait of a
+	// large group may cost at most (idleTarget).
+	syncTime atomic.Int64
 }
 
 // commit runs tx through the group commit and returns its result. The
@@ -184,6 +190,11 @@ type gathering struct {
 	expired    bool
 	duringIO   bool // the last look found a sync in flight
 	overlapped bool // some look found a sync in flight
+	// merged is the group's size when, during a sync, it held every
+	// writer of the group synced before (so they came back in less than
+	// a sync): from then on it waits for the sync to return and for that
+	// group's writers too, merging the two into one (0: not merging).
+	merged int
 }
 
 // gatherMore appends to batch what queued while the previous group syncs
@@ -191,7 +202,8 @@ type gathering struct {
 // ends or the syncer takes the ready group. It returns false, adding
 // nothing, once the group is closed: no sync is in flight and the
 // gathering wait does not apply (inline), or a sync is in flight, no group
-// is ready and this one is as large as the group synced last (pipelined).
+// is ready and this one is as large as the group synced last (pipelined)
+// and too small to merge (see idleTarget).
 func (s *Store) gatherMore(batch []*txn, gs *gathering) ([]*txn, bool) {
 	g := &s.g
 	g.mu.Lock()
@@ -199,7 +211,11 @@ func (s *Store) gatherMore(batch []*txn, gs *gathering) ([]*txn, bool) {
 	for {
 		gs.overlapped = gs.overlapped || g.syncing
 		target := g.idleTarget()
-		waiting := !gs.overlapped && g.wait > 0 && target > 1 && len(batch) < target && !gs.expired
+		if gs.merged > 0 {
+			// Once the sync returned, lastSynced is its group's size.
+			target = gs.merged + g.lastSynced
+		}
+		waiting := (!gs.overlapped || gs.merged > 0) && g.wait > 0 && target > 1 && len(batch) < target && !gs.expired
 		if len(g.queue) > 0 && (g.syncing || gs.duringIO || waiting) {
 			gs.duringIO = g.syncing
 			return g.take(batch), true
@@ -211,22 +227,32 @@ func (s *Store) gatherMore(batch []*txn, gs *gathering) ([]*txn, bool) {
 			}
 			return batch, false
 		}
-		if g.syncing && g.kick != nil && g.ready == nil && len(batch) >= max(g.lastSynced, 1) {
-			return batch, false
+		if g.syncing && g.kick != nil && g.ready == nil && gs.merged == 0 && len(batch) >= max(g.lastSynced, 1) {
+			if len(batch)+g.lastSynced < wholeGroups {
+				return batch, false
+			}
+			gs.merged = len(batch)
 		}
 		var expire <-chan time.Time
 		need := target - len(batch) // the gathering wait's size
-		if !g.syncing {
+		switch {
+		case !g.syncing:
 			if gs.timer == nil {
+				d := g.wait
+				if sync := time.Duration(g.syncTime.Load()); target >= wholeGroups && sync > 0 {
+					d = min(d, sync)
+				}
 				if g.timer == nil {
-					g.timer = time.NewTimer(g.wait)
+					g.timer = time.NewTimer(d)
 				} else {
-					g.timer.Reset(g.wait)
+					g.timer.Reset(d)
 				}
 				gs.timer = g.timer
 			}
 			expire = gs.timer.C
-		} else {
+		case gs.merged > 0:
+			need = 1 // the sync's return wakes it
+		default:
 			need = max(g.lastSynced, 1) - len(batch) // the pipelined group's size
 		}
 		// Woken by the syncer when the sync returns, by the timer, or by
@@ -244,24 +270,42 @@ func (s *Store) gatherMore(batch []*txn, gs *gathering) ([]*txn, bool) {
 }
 
 // idleTarget is the size a leader waits for while the disk is idle: the
-// last group's, or half of it where groups are pipelined (a file, with
-// its syncer) and the last group held at least halfGroups writers. When
-// every writer is in one group, nobody is left to gather and apply the
-// next group during its sync, and each round's apply, write and sync run
-// one after the other; closing the group at half lets the other half
-// form the next group meanwhile, and from then on each group closes at
-// the size of the one synced before it (gatherMore's pipelined rule), so
-// two groups alternate. The caller holds g.mu.
+// last group's, so that writers committing together share each sync. The
+// caller holds g.mu.
+//
+// Whole groups. With one sync in flight, a commit that arrives during a
+// sync waits for the next, so groups whose syncs run back to back hold
+// at most W/2 of W writers each; whole groups carry all W but leave the
+// disk idle while the writers come back. With T the time a group's
+// writers take to come back and S a sync's, whole groups commit W per
+// S+T and halves alternating back to back W/2 per S: whole groups win
+// when T < S. So for groups of wholeGroups writers or more:
+//   - a group gathering during a sync that comes to hold every writer of
+//     the group synced before it (they came back within the sync: T < S)
+//     does not close and wait to be synced back to back; it waits for the
+//     sync to return and that group's writers too, and the two become one
+//     (gatherMore's merged);
+//   - a leader gathering with the disk idle waits for the whole last
+//     group at most as long as a sync takes (syncTime), so that where the
+//     writers take longer than a sync to come back the group closes
+//     without them and they form the next group during its sync: halves
+//     back to back, the better choice there.
+//
+// From experiment 065 until probe 1009 a file's last group of 16 or more
+// was halved while the disk was idle so that two groups alternated (065:
+// 1.06x the 64-writer rate, on a store whose leader then spent more per
+// commit). On the AMD machine of probes 1008-1010 (syncs of 0.12-0.25 ms)
+// whole groups commit 1.27x that rate at 0.66x the CPU per commit; see
+// experiment 162 for pebble beside them.
 func (g *group) idleTarget() int {
-	if g.kick != nil && g.recent >= halfGroups {
-		return (g.recent + 1) / 2
-	}
 	return g.recent
 }
 
-// halfGroups is the least last group that is halved while the disk is
-// idle: smaller groups are kept whole.
-const halfGroups = 16
+// wholeGroups is the least group (or pair of groups about to merge) whose
+// gathering wait is capped at syncTime and that merges with the group
+// syncing: smaller groups, as from 8 writers, gather as they always did
+// (whole, for up to Options.GroupWait).
+const wholeGroups = 16
 
 // pokeChunk is the most arrivals a gathering leader sleeps through: it
 // takes and applies what queued in chunks of up to this many, during the
@@ -301,4 +345,16 @@ func (s *Store) queued() int {
 	s.g.mu.Lock()
 	defer s.g.mu.Unlock()
 	return len(s.g.queue)
+}
+
+// noteSync folds a sync's duration into syncTime (an average over about
+// the last 8 syncs). Syncs run one at a time, so one goroutine updates it
+// at a time.
+func (g *group) noteSync(d time.Duration) {
+	old := g.syncTime.Load()
+	if old == 0 {
+		g.syncTime.Store(int64(d))
+		return
+	}
+	g.syncTime.Store(old + (int64(d)-old)/8)
 }

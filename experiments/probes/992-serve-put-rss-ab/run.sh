@@ -9,6 +9,8 @@
 # threads at the end, the load's rate. A REV may be REV:ENV (ENV such as
 # GOGC=25, put in that server's environment; "rev" in the JSON is REV:ENV).
 # Usage: flock /work/measure.lock experiments/probes/992-serve-put-rss-ab/run.sh PASSES REV[:ENV]...
+# Knobs (later probes): OUT=file for the JSON lines (default passes.jsonl here); LOAD="-d 5s"
+# for pure-load's extent instead of "-n 18000" (put-64c, equal time).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
@@ -41,7 +43,8 @@ for ((p = 0; p < passes; p++)); do
         awk '/RssAnon|RssFile/{printf "%s ", $2} END{print ""}' /proc/$pid/status > s/$i.rss
         sleep 0.02; done ) 2>/dev/null &
     sampler=$!
-    taskset -c 1 ./pure-load --workload put -c 64 -n 18000 --json "http://$addr" > load.json
+    # shellcheck disable=SC2086
+    taskset -c 1 ./pure-load --workload put -c 64 ${LOAD:--n 18000} --json "http://$addr" > load.json
     kill $sampler 2>/dev/null || true; wait $sampler 2>/dev/null || true
     hwm=$(awk '/VmHWM/{print $2}' /proc/$pid/status)
     thr=$(awk '/Threads/{print $2}' /proc/$pid/status)
@@ -49,6 +52,6 @@ for ((p = 0; p < passes; p++)); do
     best=$(cat s/*.rss | awk 'NF == 2 {print $1 + $2, $1, $2}' | sort -n | tail -1)
     read -r _ anon file <<< "$best"
     ok=$(grep -o '"ok_per_s":[0-9.]*' load.json | cut -d: -f2)
-    echo "{\"rev\": \"$spec\", \"pass\": $p, \"vmhwm_kib\": $hwm, \"peak_anon_kib\": $anon, \"peak_file_kib\": $file, \"threads\": $thr, \"ok_per_s\": $ok}" | tee -a "$here/passes.jsonl"
+    echo "{\"rev\": \"$spec\", \"pass\": $p, \"vmhwm_kib\": $hwm, \"peak_anon_kib\": $anon, \"peak_file_kib\": $file, \"threads\": $thr, \"ok_per_s\": $ok}" | tee -a "${OUT:-$here/passes.jsonl}"
   done
 done
