@@ -273,7 +273,8 @@
 // halved instead, to alternate back to back; on the AMD machine of
 // experiment 162 whole groups commit 1.19x that rate at 64 writers
 // (12 of 12 rounds), with 0.70x the CPU per commit, and 1.65x pebble
-// against 1.33x. kvbench's bare group commits (no index, one sync in
+// against 1.33x (experiment 163, issue 15's benchmark note: 1.69x, with
+// 8 writers at 2.34x and 1 at 1.72x). kvbench's bare group commits (no index, one sync in
 // flight) show the two disciplines' reach on a machine: probe 1008. A
 // gathering leader asleep is woken when the sync returns, when the wait
 // ends, or by the committer whose arrival brings the queue to the size

@@ -27,20 +27,7 @@ func testGroupRecords(t *testing.T, waitAll bool) {
 		t.Fatal(err)
 	}
 	const writers, each = 8, 50
-	var wg sync.WaitGroup
-	for id := range writers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for n := range each {
-				if err := w.Put(AppendWriteKey(nil, id, n), Value); err != nil {
-					t.Error(err)
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	putAll(t, w, writers, each)
 	syncs, _ := w.Syncs()
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
@@ -97,6 +84,17 @@ func TestGroup_WaitAllGathersEveryWriter(t *testing.T) {
 	}
 	defer w.Close()
 	const writers, each = 8, 40
+	putAll(t, w, writers, each)
+	syncs, _ := w.Syncs()
+	if perSync := float64(writers*each) / float64(syncs); perSync <= writers/2 {
+		t.Errorf("%d puts in %d syncs (%.1f a sync): waiting for all 8 writers should average more than 4", writers*each, syncs, perSync)
+	}
+}
+
+// putAll has writers goroutines each Put its own each keys into w, and
+// waits for them.
+func putAll(t *testing.T, w Writer, writers, each int) {
+	t.Helper()
 	var wg sync.WaitGroup
 	for id := range writers {
 		wg.Add(1)
@@ -111,8 +109,4 @@ func TestGroup_WaitAllGathersEveryWriter(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	syncs, _ := w.Syncs()
-	if perSync := float64(writers*each) / float64(syncs); perSync <= writers/2 {
-		t.Errorf("%d puts in %d syncs (%.1f a sync): waiting for all 8 writers should average more than 4", writers*each, syncs, perSync)
-	}
 }
