@@ -7,6 +7,10 @@
 //	pure-http [run] [rounds=3] [duration=10s] [servers=ID,...] [work=W,...] [exp=NNN-slug] [data=DIR] [cpus=0,1] [before=REV] [profile=1]
 //	pure-http note DIR
 //
+// With no arguments at all it prints its usage and measures nothing: a
+// whole run takes about half an hour with the defaults, so it starts only
+// when run or a key asks for it.
+//
 // # Method
 //
 // The programs are built with go build from the current checkout, all with

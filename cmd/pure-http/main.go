@@ -36,7 +36,7 @@ var errUsage = errors.New("usage")
 const usage = `usage: pure-http [run] [rounds=3] [duration=10s] [servers=ID,...] [work=W,...] [exp=NNN-slug] [data=DIR] [cpus=0,1] [before=REV] [profile=1]
        pure-http note DIR
 
-run (the default) builds pure-serve, pure-baseline and pure-load from the
+run (also implied by any key) builds pure-serve, pure-baseline and pure-load from the
 current checkout, then for each round, for each workload, starts each server
 that serves it with a fresh data directory, pinned to CPU 0 (taskset), and
 drives it with pure-load pinned to CPU 1 (GOMAXPROCS=1). The servers' order
@@ -81,18 +81,23 @@ func printUsage(w io.Writer) {
 
 // run is the whole command, with its arguments after the program name.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) > 0 {
-		switch args[0] {
-		case "note":
-			if len(args) != 2 || strings.HasPrefix(args[1], "-") {
-				fmt.Fprintln(stderr, "note takes one experiment directory: pure-http note experiments/NNN-slug")
-				printUsage(stderr)
-				return errUsage
-			}
-			return writeNote(args[1])
-		case "run":
-			args = args[1:]
+	if len(args) == 0 {
+		// A whole run starts over a hundred servers and takes about half an
+		// hour: it starts only when asked for.
+		fmt.Fprintln(stderr, "pure-http: say run (or give keys) to measure every server and workload, about half an hour with the defaults; note DIR only writes a note")
+		printUsage(stderr)
+		return errUsage
+	}
+	switch args[0] {
+	case "note":
+		if len(args) != 2 || strings.HasPrefix(args[1], "-") {
+			fmt.Fprintln(stderr, "note takes one experiment directory: pure-http note experiments/NNN-slug")
+			printUsage(stderr)
+			return errUsage
 		}
+		return writeNote(args[1])
+	case "run":
+		args = args[1:]
 	}
 	for _, a := range args {
 		if a == "-h" || a == "-help" || a == "--help" || a == "help" {

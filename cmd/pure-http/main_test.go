@@ -42,6 +42,10 @@ func TestRun_RefusesBadNames(t *testing.T) {
 	if n := strings.Count(stderr.String(), `"round=3"`); n != 1 {
 		t.Errorf("unknown key reported %d times, want once:\n%s", n, stderr.String())
 	}
+	stderr.Reset()
+	if err := run(context.Background(), nil, &bytes.Buffer{}, &stderr); err != errUsage || !strings.Contains(stderr.String(), "say run") {
+		t.Errorf("no arguments: %v, %q; want errUsage and the usage, no run", err, stderr.String())
+	}
 	var stdout bytes.Buffer
 	if err := run(context.Background(), []string{"--help"}, &stdout, &bytes.Buffer{}); err != nil {
 		t.Errorf("--help: %v", err)
