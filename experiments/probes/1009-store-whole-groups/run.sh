@@ -5,7 +5,8 @@
 # large group's gathering wait capped at the last sync's duration). Each cell also runs the
 # bare group commits, which are the same code in every build: the device's state beside it.
 # Usage: flock /work/measure.lock experiments/probes/1009-store-whole-groups/run.sh REV [N]
-# (out-64w-new.txt: the same loop with BUILDS="main whole new", new built from 0cb67db.)
+# (out-64w-new.txt: the same loop with BUILDS="main whole new", new built from 0cb67db;
+#  out-16w-new.txt and out-32w-new.txt: BUILDS="main new", N=6, W=16 and W=32.)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd) root=$(cd "$here/../../.." && pwd)
 rev=${1:?REV} tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
