@@ -270,13 +270,16 @@
 // group's wait is capped at the syncs' moving-average time, past which
 // the late writers form the next group during its sync (group.go,
 // idleTarget). From experiment 065 until probe 1009 large groups were
-// halved instead, to alternate back to back; on the AMD machine of
-// experiment 162 whole groups commit 1.19x that rate at 64 writers
-// (12 of 12 rounds), with 0.70x the CPU per commit, and 1.65x pebble
-// against 1.33x (experiment 163, issue 15's benchmark note: 1.69x, with
-// 8 writers at 2.34x and 1 at 1.72x). kvbench's bare group commits (no index, one sync in
-// flight) show the two disciplines' reach on a machine: probe 1008. A
-// gathering leader asleep is woken when the sync returns, when the wait
+// halved instead, to alternate back to back. On the AMD machine whole
+// groups commit 1.19x the halves' rate at 64 writers with 0.70x the CPU per
+// commit, 1.65x pebble against 1.33x (experiment 162, 12 of 12 rounds),
+// and 1.35x at 32 writers, 1.64x at 16 (probe 1009); issue 15's
+// benchmark note reads 1.69x pebble at 64 writers, 2.34x at 8 and 1.72x
+// at 1 (experiment 163). kvbench's bare group commits (no index, one
+// sync in flight) show the two disciplines' reach on a machine (probe
+// 1008).
+//
+// A gathering leader asleep is woken when the sync returns, when the wait
 // ends, or by the committer whose arrival brings the queue to the size
 // the group still needs, at most 8: it takes and applies arrivals in
 // chunks, not one wake-up per commit. At 64 writers that cut the whole
