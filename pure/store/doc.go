@@ -307,9 +307,10 @@
 // finish 1.6x the syncs with two in flight on separate pages, but only
 // 1.04-1.17x on the shared pages that consecutive groups write (probe
 // 1002), and a probe-only syncer with two in flight, which the recovery
-// rule above would not allow, ran at 0.70-0.75x (probe 1003). Nor is the gap this VM's costly
-// wake-ups: with its idle vCPUs polling before they halt, the store
-// commits 1.14x faster and pebble 1.27x (probe 1004). Nor can the store
+// rule above would not allow, ran at 0.70-0.75x (probe 1003). Nor is
+// the gap this VM's costly wake-ups: with its idle vCPUs polling before
+// they halt, the store commits 1.14x faster and pebble 1.27x (probe
+// 1004). Nor can the store
 // take that wake away for itself by having the synced group's leader
 // poll for its result between runtime.Gosched calls instead of parking:
 // 0.86-0.93x the rate at 1.7-1.8x the CPU per commit, the polling
