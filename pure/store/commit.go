@@ -409,13 +409,16 @@ func (s *Store) syncLoop() {
 func (s *Store) syncPublish(w *written) error {
 	// 1. Sync: the group's records and head, and everything before them,
 	//    are durable when it returns.
-	var err error
-	if s.g.kick != nil { // a file: time its syncs for the gathering wait (idleTarget)
-		t0 := time.Now()
-		err = w.f.Sync()
+	//    A file's syncs are timed for the gathering wait (group.go, Whole
+	//    groups); RAM mode's do nothing and are not.
+	timed := s.g.kick != nil
+	var t0 time.Time
+	if timed {
+		t0 = time.Now()
+	}
+	err := w.f.Sync()
+	if timed {
 		s.g.noteSync(time.Since(t0))
-	} else {
-		err = w.f.Sync() // RAM: nothing to wait for
 	}
 	if err != nil {
 		err = fmt.Errorf("%w: %w", ErrWriteFailed, err)

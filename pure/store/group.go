@@ -53,12 +53,14 @@ import (
 // Gathering: when the disk is idle and the last group had more than one
 // member (writers are committing together), the leader waits up to
 // Options.GroupWait for its group to reach that size: every writer of
-// the last group comes back into this one (whole groups; idleTarget says
+// the last group comes back into this one (see Whole groups below for
 // when halving them would be better). A lone writer never waits, and
-// neither does a group that gathered while a sync was in flight: it
+// neither does a small group that gathered while a sync was in flight: it
 // already holds everyone who could come (the others are in the group that
 // was syncing), and waiting for them would only leave the disk idle while
-// they could form the next group during this one's sync.
+// they could form the next group during this one's sync. A large one that
+// holds every writer of the group synced before it merges with the group
+// syncing instead (Whole groups).
 type group struct {
 	mu      sync.Mutex
 	queue   []*txn
@@ -93,7 +95,7 @@ type group struct {
 	kick chan struct{}
 	// syncTime is a moving average of the syncs' durations (ns), updated
 	// by the goroutine that owns each sync: what a gathering wait of a
-	// large group may cost at most (idleTarget).
+	// large group may cost at most (Whole groups).
 	syncTime atomic.Int64
 }
 
@@ -203,14 +205,14 @@ type gathering struct {
 // nothing, once the group is closed: no sync is in flight and the
 // gathering wait does not apply (inline), or a sync is in flight, no group
 // is ready and this one is as large as the group synced last (pipelined)
-// and too small to merge (see idleTarget).
+// and too small to merge (see Whole groups).
 func (s *Store) gatherMore(batch []*txn, gs *gathering) ([]*txn, bool) {
 	g := &s.g
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	for {
 		gs.overlapped = gs.overlapped || g.syncing
-		target := g.idleTarget()
+		target := g.recent // whole groups (see Whole groups)
 		if gs.merged > 0 {
 			// Once the sync returned, lastSynced is its group's size.
 			target = gs.merged + g.lastSynced
@@ -269,12 +271,10 @@ func (s *Store) gatherMore(batch []*txn, gs *gathering) ([]*txn, bool) {
 	}
 }
 
-// idleTarget is the size a leader waits for while the disk is idle: the
-// last group's, so that writers committing together share each sync. The
-// caller holds g.mu.
-//
-// Whole groups. With one sync in flight, a commit that arrives during a
-// sync waits for the next, so groups whose syncs run back to back hold
+// Whole groups. A leader gathering while the disk is idle waits for the
+// last group's size (g.recent), so that writers committing together
+// share each sync. With one sync in flight, a commit that arrives during
+// a sync waits for the next, so groups whose syncs run back to back hold
 // at most W/2 of W writers each; whole groups carry all W but leave the
 // disk idle while the writers come back. With T the time a group's
 // writers take to come back and S a sync's, whole groups commit W per
@@ -297,14 +297,11 @@ func (s *Store) gatherMore(batch []*txn, gs *gathering) ([]*txn, bool) {
 // commit). On the AMD machine of probes 1008-1010 (syncs of 0.12-0.25 ms)
 // whole groups commit 1.27x that rate at 0.66x the CPU per commit; see
 // experiment 162 for pebble beside them.
-func (g *group) idleTarget() int {
-	return g.recent
-}
 
 // wholeGroups is the least group (or pair of groups about to merge) whose
 // gathering wait is capped at syncTime and that merges with the group
-// syncing: smaller groups, as from 8 writers, gather as they always did
-// (whole, for up to Options.GroupWait).
+// syncing (see Whole groups): smaller groups, as from 8 writers, gather
+// as they always did (whole, for up to Options.GroupWait).
 const wholeGroups = 16
 
 // pokeChunk is the most arrivals a gathering leader sleeps through: it

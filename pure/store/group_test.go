@@ -296,7 +296,7 @@ func TestGroup_PokesInChunks(t *testing.T) {
 
 // TestGroup_WholeGroups: 32 writers committing together on a file share
 // each sync, once their groups have formed: a leader with the disk idle
-// waits for every writer of the last group (idleTarget), so syncs carry
+// waits for every writer of the last group (group.go, Whole groups), so syncs carry
 // far more than the 16 that halved groups alternating back to back could
 // average (probe 1009). Counted, not timed: GroupWait (2 ms) is far above
 // the writers' return on any machine, and a group that misses it only

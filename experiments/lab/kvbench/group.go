@@ -52,7 +52,7 @@ type groupWriter struct {
 	spare   []byte      // the other buffer, written by the syncer
 	err     error       // sticky: the first write or sync that failed
 	closing bool
-	syncs   uint64
+	syncs   uint64 // syncs that succeeded
 
 	kick     chan struct{} // capacity 1: the syncer may have something to do
 	off, end int64         // next record's offset; end of the preallocated zeros
@@ -180,6 +180,8 @@ func (g *groupWriter) syncLoop() {
 		g.mu.Lock()
 		if err != nil {
 			g.err = err
+		} else {
+			g.syncs++
 		}
 		// The n members woken now will queue again, beside those that
 		// queued during the sync.
@@ -202,13 +204,7 @@ func (g *groupWriter) write(recs []byte) error {
 		return err
 	}
 	g.off += int64(len(recs))
-	if err := fdatasync(g.f); err != nil {
-		return err
-	}
-	g.mu.Lock()
-	g.syncs++
-	g.mu.Unlock()
-	return nil
+	return fdatasync(g.f)
 }
 
 func (g *groupWriter) Syncs() (uint64, bool) {
