@@ -59,7 +59,8 @@ keys:
   work=LIST      comma-separated workloads, or all (default all):
                  ` + "%s" + `
   exp=NNN-slug   the experiment directory under experiments/ (default: the
-                 next free number, NNN-http-servers); it must not hold runs yet
+                 next free number, NNN-http-servers), or probes/NNNN-slug for
+                 a probe (or probes/NNNN-slug/run, one of its runs); it must not hold runs yet
   data=DIR       where fresh data directories are made (default the system's
                  temporary directory); durable results need a real disk there
   cpus=S,L       taskset CPU of the servers and of the load (default 0,1;
@@ -138,7 +139,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-var expName = regexp.MustCompile(`^[0-9]{3}-[a-z0-9][a-z0-9.-]*$`)
+var expName = regexp.MustCompile(`^([0-9]{3}-[a-z0-9][a-z0-9.-]*|probes/[0-9]{3,4}-[a-z0-9][a-z0-9.-]*(/[a-z0-9][a-z0-9.-]*)?)$`)
 
 // parseOptions reads key=value arguments.
 func parseOptions(args []string, stderr io.Writer) (*options, error) {
@@ -204,7 +205,7 @@ func parseOptions(args []string, stderr io.Writer) (*options, error) {
 			return nil, err
 		}
 	} else if !expName.MatchString(exp) {
-		return nil, fmt.Errorf("exp=%s: want NNN-slug, like 027-http-servers", exp)
+		return nil, fmt.Errorf("exp=%s: want NNN-slug, like 027-http-servers, or probes/NNNN-slug", exp)
 	}
 	o.ExpDir = filepath.Join(o.Repo, "experiments", exp)
 	if _, err := os.Stat(filepath.Join(o.ExpDir, "runs.jsonl")); err == nil {

@@ -28,6 +28,7 @@ func TestRun_RefusesBadNames(t *testing.T) {
 		{[]string{"rounds=0"}, "rounds=0: want a whole number of at least 1"},
 		{[]string{"duration=fast"}, "duration=fast: want a duration"},
 		{[]string{"exp=http"}, "exp=http: want NNN-slug"},
+		{[]string{"exp=probes/12-x"}, "or probes/NNNN-slug"},
 		{[]string{"cpus=0"}, "cpus=0: want SERVER,LOAD"},
 	} {
 		err := run(context.Background(), tc.args, &bytes.Buffer{}, &bytes.Buffer{})
