@@ -267,9 +267,9 @@
 // each (a commit that arrives during a sync waits for the next), while
 // whole groups leave the disk idle as the writers come back; whole groups
 // win when the writers take less than a sync to come back, so a large
-// group's wait is capped at the syncs' moving-average time, past which
-// the late writers form the next group during its sync (group.go,
-// Whole groups). From experiment 065 until probe 1009 large groups were
+// group's wait is capped at the syncs' moving-average time (at least
+// 100 µs), past which the late writers form the next group during its
+// sync (group.go, Whole groups). From experiment 065 until probe 1009 large groups were
 // halved instead, to alternate back to back. On the AMD machine whole
 // groups commit 1.19x the halves' rate at 64 writers with 0.70x the CPU per
 // commit, 1.65x pebble against 1.33x (experiment 162, 12 of 12 rounds),

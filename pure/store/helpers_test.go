@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"testing"
 )
 
@@ -101,6 +102,33 @@ func contents(t testing.TB, s *Store) map[string]string {
 func isConflict(err error) bool { return errors.Is(err, ErrConflict) }
 
 func key(i int) string { return fmt.Sprintf("key-%06d", i) }
+
+// commitConcurrently runs writers goroutines that each commit each
+// transactions of one new key ("wWW-III"), and calls after (when not nil,
+// from the writer's goroutine) with each acknowledged revision.
+func commitConcurrently(t *testing.T, s *Store, writers, each int, after func(w int, rev uint64)) {
+	t.Helper()
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				tx, _ := s.Begin()
+				tx.Put(fmt.Appendf(nil, "w%02d-%03d", w, i), []byte("v"), Absent)
+				rev, err := tx.Commit()
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if after != nil {
+					after(w, rev)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
 
 // writeModel deletes k in tx (del) or puts val there, and makes model
 // say the same.

@@ -188,27 +188,12 @@ func TestPipeline_HeadsNeverOverlapSyncs(t *testing.T) {
 	}})
 	const writers, each = 16, 40
 	revs := make([][]uint64, writers)
-	var wg sync.WaitGroup
-	for w := range writers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range each {
-				tx, _ := s.Begin()
-				tx.Put(fmt.Appendf(nil, "w%02d-%03d", w, i), []byte("v"), Any)
-				rev, err := tx.Commit()
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				if synced := gf.syncedRev.Load(); rev > synced {
-					t.Errorf("revision %d acknowledged with revisions up to %d synced", rev, synced)
-				}
-				revs[w] = append(revs[w], rev)
-			}
-		}()
-	}
-	wg.Wait()
+	commitConcurrently(t, s, writers, each, func(w int, rev uint64) {
+		if synced := gf.syncedRev.Load(); rev > synced {
+			t.Errorf("revision %d acknowledged with revisions up to %d synced", rev, synced)
+		}
+		revs[w] = append(revs[w], rev)
+	})
 	if n := gf.overlap.Load(); n != 0 {
 		t.Errorf("%d of %d heads written while a sync was in flight", n, gf.heads.Load())
 	}
