@@ -315,11 +315,14 @@ func (g *group) gatherWait(target int) time.Duration {
 // (Whole groups). On tmpfs, whose syncs take 3 µs, the cap at the syncs'
 // time closed groups of 32 writers on two CPUs with 3.5 of them on
 // average, at 0.72x the rate of the halving groups before whole groups
-// (experiments 169, 170, 172); capped at 100 µs they held 27.6 and ran
-// 1.11x that rate. Where syncs take longer (the AMD machine's disk,
-// 0.12-0.24 ms) the cap is the syncs' time as before (experiment 173).
-// No cap at all ran 1.17x on tmpfs but 0.93-0.96x on that disk
-// (experiment 171): the cap lets stragglers form the next group there.
+// (experiments 169, 170, 172); capped at 100 µs they held 27 and ran
+// 1.11-1.21x that rate (experiments 172, 174). Where syncs take longer
+// (the AMD machine's disk, 0.12-0.24 ms) the cap is the syncs' time as
+// before (experiment 173). No cap at all ran 1.17x on tmpfs but
+// 0.93-0.96x on that disk (experiment 171): the cap lets stragglers form
+// the next group there. On a device that fast groups, once split, do
+// not grow back: each waits for its own last size, so cohorts of a few
+// writers can take turns for hundreds of groups (probe 1014).
 const gatherCapFloor = 100 * time.Microsecond
 
 // wholeGroups is the least group (or pair of groups about to merge) whose
