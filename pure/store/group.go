@@ -240,14 +240,10 @@ func (s *Store) gatherMore(batch []*txn, gs *gathering) ([]*txn, bool) {
 		switch {
 		case !g.syncing:
 			if gs.timer == nil {
-				d := g.wait
-				if sync := time.Duration(g.syncTime.Load()); target >= wholeGroups && sync > 0 {
-					d = min(d, sync)
-				}
 				if g.timer == nil {
-					g.timer = time.NewTimer(d)
+					g.timer = time.NewTimer(g.wait)
 				} else {
-					g.timer.Reset(d)
+					g.timer.Reset(g.wait)
 				}
 				gs.timer = g.timer
 			}
