@@ -242,7 +242,7 @@ func (s *Store) gatherMore(batch []*txn, gs *gathering) ([]*txn, bool) {
 			if gs.timer == nil {
 				d := g.wait
 				if sync := time.Duration(g.syncTime.Load()); target >= wholeGroups && sync > 0 {
-					d = min(d, sync)
+					d = min(d, max(sync, 100*time.Microsecond))
 				}
 				if g.timer == nil {
 					g.timer = time.NewTimer(d)
