@@ -59,8 +59,9 @@ keys:
   work=LIST      comma-separated workloads, or all (default all):
                  ` + "%s" + `
   exp=NNN-slug   the experiment directory under experiments/ (default: the
-                 next free number, NNN-http-servers), or probes/NNNN-slug for
-                 a probe (or probes/NNNN-slug/run, one of its runs); it must not hold runs yet
+                 next free number, NNN-http-servers), or probes/NNNN-slug
+                 for a probe (probes/NNNN-slug/RUN for one of its runs); it
+                 must not hold runs yet
   data=DIR       where fresh data directories are made (default the system's
                  temporary directory); durable results need a real disk there
   cpus=S,L       taskset CPU of the servers and of the load (default 0,1;

@@ -269,8 +269,8 @@
 // win when the writers take less than a sync to come back, so a large
 // group's wait is capped at the syncs' moving-average time (at least
 // 100 µs), past which the late writers form the next group during its
-// sync (group.go, Whole groups). From experiment 065 until probe 1009 large groups were
-// halved instead, to alternate back to back. On the AMD machine whole
+// sync (group.go, Whole groups). From experiment 065 until probe 1009
+// large groups were halved instead, to alternate back to back. On the AMD machine whole
 // groups commit 1.19x the halves' rate at 64 writers with 0.70x the CPU per
 // commit, 1.65x pebble against 1.33x (experiment 162, 12 of 12 rounds),
 // and 1.35x at 32 writers, 1.64x at 16 (probe 1009); issue 15's

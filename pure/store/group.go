@@ -326,7 +326,7 @@ func (g *group) gatherWait(target int) time.Duration {
 const gatherCapFloor = 100 * time.Microsecond
 
 // wholeGroups is the least group (or pair of groups about to merge) whose
-// gathering wait is capped at syncTime and that merges with the group
+// gathering wait is capped (gatherWait) and that merges with the group
 // syncing (see Whole groups): smaller groups, as from 8 writers, gather
 // as they always did (whole, for up to Options.GroupWait).
 const wholeGroups = 16
