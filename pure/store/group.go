@@ -97,6 +97,9 @@ type group struct {
 	// by the goroutine that owns each sync: what a gathering wait of a
 	// large group may cost at most (Whole groups).
 	syncTime atomic.Int64
+	// open counts the transactions with writes not yet committing or
+	// rolled back: writers on their way to the queue (probe: open writers).
+	open atomic.Int64
 }
 
 // commit runs tx through the group commit and returns its result. The
@@ -213,6 +216,13 @@ func (s *Store) gatherMore(batch []*txn, gs *gathering) ([]*txn, bool) {
 	for {
 		gs.overlapped = gs.overlapped || g.syncing
 		target := g.recent // whole groups (see Whole groups)
+		if !g.syncing && g.kick != nil {
+			// Writers with a transaction open are on their way: where
+			// they make a large group, wait for them too (capped).
+			if all := len(batch) + len(g.queue) + int(g.open.Load()); all >= wholeGroups && all > target {
+				target = all
+			}
+		}
 		if gs.merged > 0 {
 			// Once the sync returned, lastSynced is its group's size.
 			target = gs.merged + g.lastSynced

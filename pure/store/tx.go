@@ -312,6 +312,9 @@ func (tx *txn) write(key, val []byte, expect uint64, del, borrow bool) error {
 		// app runtime stages them): append, no search.
 		w.k0, w.k1 = tx.store(key)
 		tx.setValue(&w, val, borrow)
+		if n == 0 {
+			tx.s.g.open.Add(1) // a writer on its way to the queue
+		}
 		tx.writes = append(tx.writes, w)
 		return nil
 	}
@@ -357,6 +360,9 @@ func (tx *Tx) Commit() (uint64, error) {
 		return 0, ErrTxDone
 	}
 	tx.t = nil
+	if len(t.writes) > 0 {
+		t.s.g.open.Add(-1)
+	}
 	defer t.end()
 	if len(t.writes) == 0 {
 		return 0, nil
@@ -372,6 +378,9 @@ func (tx *Tx) Rollback() error {
 		return ErrTxDone
 	}
 	tx.t = nil
+	if len(t.writes) > 0 {
+		t.s.g.open.Add(-1)
+	}
 	t.end()
 	return nil
 }
