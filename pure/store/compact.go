@@ -239,6 +239,13 @@ func (s *Store) finishCompactLocked(c *copier, f File, tmp string) error {
 	tip := s.tip
 	h, end := c.finish(tip, s.ov)
 	if c.err == nil {
+		// The header records the new file's length, from which the next
+		// automatic compaction's trigger counts, also after a reopen.
+		if _, err := f.WriteAt(encodeFileHeaderV(c.version, end), 0); err != nil {
+			c.err = err
+		}
+	}
+	if c.err == nil {
 		var sb [slotSize]byte
 		encodeSlot(&sb, h)
 		if _, err := f.WriteAt(sb[:], int64(slotOffset(0))); err != nil {

@@ -46,8 +46,10 @@
 // # File format
 //
 // All integers are little-endian. The file starts with a 64-byte header
-// (magic "PURETREE", format version, where records start, CRC-32C of the
-// header), alone in the first 4 KiB page. Version 2 files then hold two
+// (magic "PURETREE", format version, where records start, the file's
+// length when it was made, by Create or by a compaction before its
+// rename, and CRC-32C of the header; files written before the length was
+// recorded hold zero there), alone in the first 4 KiB page. Version 2 files then hold two
 // checkpoint slots, each in a page of its own (at 4096 and 8192), the only
 // bytes ever rewritten in place:
 //
@@ -410,8 +412,9 @@
 // checksum covers them.
 //
 // By default (Options.AutoCompact) a commit that finds the file grown by
-// 64 MiB plus its size after the last compaction starts a compaction in
-// the background; one runs at a time, and if commits outrun it until the
+// 64 MiB plus its size after the last compaction (recorded in the file's
+// header, so a reopened store goes on counting from it) starts a
+// compaction in the background; one runs at a time, and if commits outrun it until the
 // file has grown by twice that, the committer that sees it waits for it.
 //
 // A crash at any moment leaves the old file authoritative until the

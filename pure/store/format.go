@@ -63,25 +63,34 @@ func checksum(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
 
 var le = binary.LittleEndian
 
-// encodeFileHeader returns the 64-byte file header:
+// encodeFileHeader returns the 64-byte file header of a file of this
+// package's version made made bytes long:
 //
 //	0  magic "PURETREE"
 //	8  format version u32 (4; 3, 2 and 1 for older files)
 //	12 data start u32: where the first record begins (12288; 64 in version 1)
-//	16 reserved, zero
+//	16 made u64: the file's length when it was made, by Create (its data
+//	   start) or by a compaction (the compacted file's length); 0 in files
+//	   written before it was recorded (readers ignore it)
+//	24 reserved, zero
 //	60 CRC-32C of bytes 0..60
-func encodeFileHeader() []byte {
-	return encodeFileHeaderV(formatVersion)
+func encodeFileHeader(made uint64) []byte {
+	return encodeFileHeaderV(formatVersion, made)
 }
 
-func encodeFileHeaderV(version uint32) []byte {
+func encodeFileHeaderV(version uint32, made uint64) []byte {
 	b := make([]byte, headerSize)
 	copy(b, fileMagic)
 	le.PutUint32(b[8:], version)
 	le.PutUint32(b[12:], uint32(dataStartOf(version)))
+	le.PutUint64(b[16:], made)
 	le.PutUint32(b[60:], checksum(b[:60]))
 	return b
 }
+
+// fileMade returns the length the file whose verified header starts b had
+// when it was made, or 0 where its header does not say.
+func fileMade(b []byte) uint64 { return le.Uint64(b[16:]) }
 
 func dataStartOf(version uint32) uint64 {
 	if version == formatV1 {
@@ -94,7 +103,7 @@ func dataStartOf(version uint32) uint64 {
 // the header and, in version 2, two empty checkpoint slots.
 func newFileImage(version uint32) []byte {
 	b := make([]byte, dataStartOf(version))
-	copy(b, encodeFileHeaderV(version))
+	copy(b, encodeFileHeaderV(version, dataStartOf(version)))
 	return b
 }
 

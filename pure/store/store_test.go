@@ -182,7 +182,7 @@ func TestOpen_ForeignAndCorruptFiles(t *testing.T) {
 	if _, err := Open(short, nil); !errors.Is(err, ErrNotStore) {
 		t.Fatalf("short: %v", err)
 	}
-	hdr := encodeFileHeader()
+	hdr := encodeFileHeader(dataStartV2)
 	hdr[8] = 99
 	copy(hdr[60:], le.AppendUint32(nil, checksum(hdr[:60])))
 	version := dir + "/version"
@@ -190,7 +190,7 @@ func TestOpen_ForeignAndCorruptFiles(t *testing.T) {
 	if _, err := Open(version, nil); !errors.Is(err, ErrVersion) {
 		t.Fatalf("version: %v", err)
 	}
-	hdr = encodeFileHeader()
+	hdr = encodeFileHeader(dataStartV2)
 	hdr[20] = 1
 	badcrc := dir + "/badcrc"
 	os.WriteFile(badcrc, hdr, 0o644)
