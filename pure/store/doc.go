@@ -49,9 +49,9 @@
 // (magic "PURETREE", format version, where records start, the file's
 // length when it was made, by Create or by a compaction before its
 // rename, and CRC-32C of the header; files written before the length was
-// recorded hold zero there), alone in the first 4 KiB page. Version 2 files then hold two
-// checkpoint slots, each in a page of its own (at 4096 and 8192), the only
-// bytes ever rewritten in place:
+// recorded hold zero there), alone in the first 4 KiB page. Version 2
+// files then hold two checkpoint slots, each in a page of its own (at
+// 4096 and 8192), the only bytes ever rewritten in place:
 //
 //	slot          magic "PURECKPT", head offset u64, a copy of that head
 //	              record (64 bytes), CRC-32C of the slot (84 bytes in all)
@@ -272,14 +272,16 @@
 // group's wait is capped at the syncs' moving-average time (at least
 // 100 µs), past which the late writers form the next group during its
 // sync (group.go, Whole groups). From experiment 065 until probe 1009
-// large groups were halved instead, to alternate back to back. On the AMD machine whole
-// groups commit 1.19x the halves' rate at 64 writers with 0.70x the CPU per
-// commit, 1.65x pebble against 1.33x (experiment 162, 12 of 12 rounds),
-// and 1.35x at 32 writers, 1.64x at 16 (probe 1009); issue 15's
-// benchmark note reads 1.69x pebble at 64 writers, 2.34x at 8 and 1.72x
-// at 1 (experiment 163). kvbench's bare group commits (no index, one
-// sync in flight) show the two disciplines' reach on a machine (probe
-// 1008).
+// large groups were halved instead, to alternate back to back. On the
+// AMD machine whole groups commit 1.19x the halves' rate at 64 writers
+// with 0.70x the CPU per commit, 1.65x pebble against 1.33x (experiment
+// 162, 12 of 12 rounds), and 1.35x at 32 writers, 1.64x at 16 (probe
+// 1009); issue 15's benchmark note reads 1.69x pebble at 64 writers,
+// 2.34x at 8 and 1.72x at 1 (experiment 163). kvbench's bare group
+// commits (no index, one sync in flight) show the two disciplines' reach
+// on a machine (probe 1008). On tmpfs, whose syncs take microseconds,
+// the wait's 100 µs floor keeps large groups whole (experiments
+// 169-174).
 //
 // A gathering leader asleep is woken when the sync returns, when the wait
 // ends, or by the committer whose arrival brings the queue to the size
@@ -414,8 +416,9 @@
 // By default (Options.AutoCompact) a commit that finds the file grown by
 // 64 MiB plus its size after the last compaction (recorded in the file's
 // header, so a reopened store goes on counting from it) starts a
-// compaction in the background; one runs at a time, and if commits outrun it until the
-// file has grown by twice that, the committer that sees it waits for it.
+// compaction in the background; one runs at a time, and if commits
+// outrun it until the file has grown by twice that, the committer that
+// sees it waits for it.
 //
 // A crash at any moment leaves the old file authoritative until the
 // rename: the new file is whole and synced before it is renamed, and Open

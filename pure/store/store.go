@@ -32,12 +32,12 @@ type Options struct {
 
 	// AutoCompact bounds the file's space: once the file has grown by
 	// AutoCompact bytes plus its own size since it was made (created or
-	// compacted; its header records that size, so reopening it does not
-	// start the count again; a file whose header does not record it, made
-	// before that, counts from its size at open) (so, when the live tree
-	// has not grown, about half of it or more is dead), a commit starts a
-	// compaction. Zero means the default,
-	// DefaultAutoCompact (64 MiB) for files; in RAM mode, twice the
+	// compacted), a commit starts a compaction; so, when the live tree has
+	// not grown, about half of it or more is dead. The file's header
+	// records the size it was made at, so a reopened store goes on
+	// counting from it (files written before it was recorded count from
+	// their size at open). Zero means the default, DefaultAutoCompact
+	// (64 MiB) for files; in RAM mode, twice the
 	// image's size after the last compaction, at least 16 MiB and at most
 	// 128 MiB, so a small store under rewrites stays small; negative means
 	// off (Compact still works when called).
