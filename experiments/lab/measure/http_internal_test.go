@@ -2,9 +2,12 @@ package measure
 
 import (
 	"math"
+	"slices"
+	"strings"
 	"testing"
 
 	"workbench/experiments/lab/expdir"
+	"workbench/perfcount"
 )
 
 func win(ok int64, cpu float64) expdir.Window { return expdir.Window{OK: ok, ServerCPU: cpu} }
@@ -34,5 +37,35 @@ func TestWindowPairedLog(t *testing.T) {
 	}
 	if _, ok := windowPairedLog(first, second[:3]); ok {
 		t.Fatal("a paired log from three window pairs")
+	}
+}
+
+// A counted server runs with callgrind's settings but takes the Ps it
+// takes in the timed run: a GOMAXPROCS there would put pure-serve's
+// durable workloads on one P, a configuration the timed run never has
+// (probe 1015).
+func TestCountEnv(t *testing.T) {
+	base := []string{"PATH=/usr/bin", "HOME=/root"}
+	env := countEnv(base, "/tmp/cg.out")
+	has := map[string]bool{}
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if k == "GOMAXPROCS" {
+			t.Fatalf("counted server's environment sets %s: want the server's own GOMAXPROCS", kv)
+		}
+		has[kv] = true
+	}
+	for _, want := range append(base, "GOGC=off") {
+		if !has[want] {
+			t.Errorf("counted server's environment %q lacks %q", env, want)
+		}
+	}
+	if !slices.ContainsFunc(env, func(kv string) bool {
+		return strings.HasPrefix(kv, "GODEBUG=") && strings.Contains(kv, "asyncpreemptoff=1")
+	}) {
+		t.Errorf("counted server's environment %q lacks asynchronous preemption off (its signals crash callgrind)", env)
+	}
+	if slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, perfcount.OutFileEnv+"=") }) {
+		t.Errorf("counted server's environment %q names an output file for the region toggle: the whole process is counted", env)
 	}
 }

@@ -105,10 +105,7 @@ func (hr *httpRun) countOne(i, j int, n int64, vg string) (expdir.Measurement, f
 		os.Remove(f)
 	}
 	pre := []string{vg, "--tool=callgrind", "--callgrind-out-file=" + out, "--log-file=" + out + ".log"}
-	// The settings that keep Go programs alive and repeatable under this
-	// valgrind (perfcount.CallgrindEnv), but for the region toggle: the
-	// whole process is counted.
-	env := append(append([]string(nil), c.Env...), perfcount.CallgrindEnv(out)[:3]...)
+	env := countEnv(c.Env, out)
 	data, err := hr.dataDir(j + 1)
 	if err != nil {
 		return expdir.Measurement{}, 0, err
@@ -137,6 +134,29 @@ func (hr *httpRun) countOne(i, j int, n int64, vg string) (expdir.Measurement, f
 		keepDump(out+".1", hr.g.DumpDirs[i], hr.g.Cells[i].Workload.Name, j)
 	}
 	return ms, ir, nil
+}
+
+// countEnv is the environment of a counted server: base (the timed
+// server's) with the settings that keep Go programs alive and repeatable
+// under this valgrind (perfcount.CallgrindEnv), but for two. The whole
+// process is counted, so there is no region toggle; and GOMAXPROCS is not
+// set, so the server takes the Ps it takes in the timed run, pinned the
+// same way: pure-serve takes a second P with --data (durableProcs), and
+// with the single P that perfcount.CallgrindEnv sets, its durable score
+// POSTs fell into one P's pathology, syncing every one or two inputs in
+// some processes and every 77 in others (probe 1015: 78 to 3,431 syncs
+// for 6,000 POSTs), so instructions per POST read 10.4k or 15k from one
+// process to the next (experiment 168's ±42 % noise). With the server's
+// own two Ps, six processes of 6,000 and six of 1,000 POSTs put the
+// difference per POST within 10.9k-11.2k.
+func countEnv(base []string, out string) []string {
+	env := append([]string(nil), base...)
+	for _, kv := range perfcount.CallgrindEnv(out)[:3] {
+		if !strings.HasPrefix(kv, "GOMAXPROCS=") {
+			env = append(env, kv)
+		}
+	}
+	return env
 }
 
 // countSettle is how long a counted server rests between its preparation
