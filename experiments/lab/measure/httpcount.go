@@ -143,12 +143,13 @@ func (hr *httpRun) countOne(i, j int, n int64, vg string) (expdir.Measurement, f
 // set, so the server takes the Ps it takes in the timed run, pinned the
 // same way: pure-serve takes a second P with --data (durableProcs), and
 // with the single P that perfcount.CallgrindEnv sets, its durable score
-// POSTs fell into one P's pathology, syncing every one or two inputs in
-// some processes and every 77 in others (probe 1015: 78 to 3,431 syncs
-// for 6,000 POSTs), so instructions per POST read 10.4k or 15k from one
-// process to the next (experiment 168's ±42 % noise). With the server's
-// own two Ps, six processes of 6,000 and six of 1,000 POSTs put the
-// difference per POST within 10.9k-11.2k.
+// POSTs fell into one P's pathology (the app's owner syncing while no
+// connection could run), and how deep varied from process to process:
+// 1,180 to 3,431 syncs for 6,000 POSTs (probe 1015), so instructions per
+// POST read 10.4k or 15k (experiment 168's ±42 % noise). With the
+// server's own two Ps, 46-58 syncs for 1,000 POSTs, and six processes of
+// 6,000 and six of 1,000 POSTs put the difference per POST within
+// 10.9k-11.2k.
 func countEnv(base []string, out string) []string {
 	env := append([]string(nil), base...)
 	for _, kv := range perfcount.CallgrindEnv(out)[:3] {
