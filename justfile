@@ -63,7 +63,8 @@ crash-serve *args:
 
 # Each server pinned to CPU 0, pure-load to CPU 1, the order rotated each round;
 # writes experiments/EXP/runs.jsonl and its note (about 22 minutes with the defaults).
-# Compare pure-serve with the HTTP servers a Go user would write. Keys: rounds=3 duration=10s servers=ID,... work=W,... exp=NNN-slug data=DIR cpus=0,1 before=REV profile=1
+# With a second machine, listen=IP load-via='ssh HOST' load-bin=PATH runs the load there.
+# Compare pure-serve with the HTTP servers a Go user would write. Keys: rounds=3 duration=10s servers=ID,... work=W,... exp=NNN-slug data=DIR cpus=0,1 before=REV profile=1 listen=IP load-via=CMD load-bin=PATH
 http *args:
     go run ./cmd/pure-http run "$@"
 

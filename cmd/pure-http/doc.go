@@ -5,6 +5,7 @@
 // documents, under pure-load.
 //
 //	pure-http [run] [rounds=3] [duration=10s] [servers=ID,...] [work=W,...] [exp=NNN-slug] [data=DIR] [cpus=0,1] [before=REV] [profile=1]
+//	          [listen=IP load-via='ssh HOST' load-bin=PATH]
 //	pure-http note DIR
 //
 // With no arguments at all it prints its usage and measures nothing: a
@@ -50,6 +51,24 @@
 // runs.jsonl alone: the issue's targets as ratios within rounds, the fsync
 // probes, and per workload the medians of every server. A hand-written
 // findings.md beside it is quoted at the end.
+//
+// # A load host
+//
+// On one machine the load runs beside the servers, and over loopback the
+// client's TCP receive work runs on the sending server's CPU, so it
+// counts in the server's CPU (for 1 MiB GETs most of it: probes 937 and
+// 1012). With a second machine, listen=IP makes the servers listen on an
+// address of this host that it reaches, and load-via='ssh HOST' runs
+// pure-load there: the command line becomes the prefix, then env
+// GOMAXPROCS=1, pure-load's path (load-bin=, built on the load host with
+// go build ./cmd/pure-load) and its arguments. Pinning there belongs in
+// the prefix (load-via='ssh HOST taskset -c 1'), so cpus= names the
+// servers' CPU alone. Records keep load_via and listen; other_cpu_s then
+// subtracts the server's CPU only, and the note says where the load ran.
+// For issue 11's 1 MiB target on two hosts, for example:
+//
+//	just http listen=10.0.0.1 load-via='ssh bench@10.0.0.2' load-bin=/home/bench/pure-load \
+//	    cpus=0 work=big-8c,get-64c servers=pure-serve,nethttp-memory,nginx
 //
 // pure-serve's last line on stderr gives its store's publications (synced
 // groups of commits), recorded with each run: the write workloads' tables

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -34,6 +35,7 @@ func main() {
 var errUsage = errors.New("usage")
 
 const usage = `usage: pure-http [run] [rounds=3] [duration=10s] [servers=ID,...] [work=W,...] [exp=NNN-slug] [data=DIR] [cpus=0,1] [before=REV] [profile=1]
+                [listen=IP load-via='ssh HOST' load-bin=PATH]
        pure-http note DIR
 
 run (also implied by any key) builds pure-serve, pure-baseline and pure-load from the
@@ -74,6 +76,17 @@ keys:
                  its load (all of it but the last second) into
                  EXP/profiles/; the profiler's sampling (100 Hz) costs
                  pure-serve about 1 %%, the others are not profiled
+  listen=IP      the address the servers listen on (default 127.0.0.1); with
+                 a load host, an address of this host that it reaches
+  load-via=CMD   run pure-load through the command prefix CMD instead of
+                 here, like load-via='ssh bench@10.0.0.2' (pinned there with
+                 load-via='ssh bench@10.0.0.2 taskset -c 1'): a client on
+                 another host, so the server's CPU no longer includes the
+                 loopback's receive work of the client; cpus= then names the
+                 servers' CPU alone (cpus=0), and the note counts no client
+                 CPU on this machine
+  load-bin=PATH  pure-load's path where it runs (default the one built here;
+                 with ssh, build it on the load host: go build ./cmd/pure-load)
 `
 
 func printUsage(w io.Writer) {
@@ -148,7 +161,7 @@ func parseOptions(args []string, stderr io.Writer) (*options, error) {
 	kv := map[string]string{}
 	for _, a := range args {
 		k, v, ok := strings.Cut(a, "=")
-		if !ok || !slices.Contains([]string{"rounds", "duration", "servers", "work", "exp", "data", "cpus", "before", "profile"}, k) {
+		if !ok || !slices.Contains([]string{"rounds", "duration", "servers", "work", "exp", "data", "cpus", "before", "profile", "listen", "load-via", "load-bin"}, k) {
 			fmt.Fprintf(stderr, "argument %q: want one of the keys below, as key=value\n", a)
 			printUsage(stderr)
 			return nil, errUsage
@@ -186,14 +199,44 @@ func parseOptions(args []string, stderr io.Writer) (*options, error) {
 	if _, err := plan(1, o.Servers, o.Works); err != nil {
 		return nil, err
 	}
+	if v, ok := kv["load-via"]; ok {
+		if o.LoadVia = strings.Fields(v); len(o.LoadVia) == 0 {
+			return nil, errors.New("load-via=: name a command prefix that runs pure-load on the load host, like load-via='ssh bench@10.0.0.2'")
+		}
+		o.LoadCPU = ""
+	}
+	if v, ok := kv["load-bin"]; ok {
+		if o.LoadBin = v; v == "" {
+			return nil, errors.New("load-bin=: name pure-load's path on the load host, like load-bin=/home/bench/pure-load")
+		}
+	}
 	if v, ok := kv["cpus"]; ok && v != "none" {
 		s, l, ok := strings.Cut(v, ",")
-		if !ok || s == "" || l == "" {
+		switch {
+		case len(o.LoadVia) > 0 && ok:
+			return nil, fmt.Errorf("cpus=%s with load-via: pure-load runs on the load host, pinned there by load-via itself (like load-via='ssh HOST taskset -c 1'); give the servers' CPU alone, like cpus=0", v)
+		case len(o.LoadVia) > 0:
+			o.ServerCPU = s
+		case !ok || s == "" || l == "":
 			return nil, fmt.Errorf("cpus=%s: want SERVER,LOAD like 0,1, or none", v)
+		default:
+			o.ServerCPU, o.LoadCPU = s, l
 		}
-		o.ServerCPU, o.LoadCPU = s, l
 	} else if ok {
 		o.ServerCPU, o.LoadCPU = "", ""
+	}
+	o.Listen = "127.0.0.1"
+	if v, ok := kv["listen"]; ok {
+		if net.ParseIP(v) == nil {
+			return nil, fmt.Errorf("listen=%s: want an IP address of this host, like 10.0.0.1", v)
+		}
+		if _, err := freeAddr(v); err != nil {
+			return nil, fmt.Errorf("listen=%s: cannot listen there (%v): give an address of this host", v, err)
+		}
+		o.Listen = v
+	}
+	if ip := net.ParseIP(o.Listen); len(o.LoadVia) > 0 && ip.IsLoopback() {
+		fmt.Fprintf(stderr, "warning: load-via=%q with listen=%s: a load on another host cannot reach a loopback address (give listen= an address it reaches)\n", strings.Join(o.LoadVia, " "), o.Listen)
 	}
 	out, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
 	if err != nil {

@@ -30,6 +30,12 @@ func TestRun_RefusesBadNames(t *testing.T) {
 		{[]string{"exp=http"}, "exp=http: want NNN-slug"},
 		{[]string{"exp=probes/12-x"}, "or probes/NNNN-slug"},
 		{[]string{"cpus=0"}, "cpus=0: want SERVER,LOAD"},
+		{[]string{"load-via=ssh h", "cpus=0,1"}, "pinned there by load-via itself"},
+		{[]string{"load-via="}, "load-via=: name a command prefix"},
+		{[]string{"load-bin="}, "load-bin=: name pure-load's path"},
+		{[]string{"listen=localhost"}, "listen=localhost: want an IP address"},
+		// TEST-NET-1 (RFC 5737): no host has it.
+		{[]string{"listen=192.0.2.1"}, "listen=192.0.2.1: cannot listen there"},
 	} {
 		err := run(context.Background(), tc.args, &bytes.Buffer{}, &bytes.Buffer{})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -51,7 +57,7 @@ func TestRun_RefusesBadNames(t *testing.T) {
 	if err := run(context.Background(), []string{"--help"}, &stdout, &bytes.Buffer{}); err != nil {
 		t.Errorf("--help: %v", err)
 	}
-	for _, key := range []string{"rounds=", "duration=", "servers=", "work=", "exp=", "data=", "cpus="} {
+	for _, key := range []string{"rounds=", "duration=", "servers=", "work=", "exp=", "data=", "cpus=", "listen=", "load-via=", "load-bin="} {
 		if !strings.Contains(stdout.String(), key) {
 			t.Errorf("--help does not list %s", key)
 		}
@@ -222,4 +228,93 @@ func TestSeries_Baselines(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("harness log:\n%s", log.String())
+}
+
+// TestSeries_LoadVia runs pure-serve for a second with the load through a
+// command prefix, as on a load host (load-via=, here a script that logs
+// its command line and runs it), the server listening on 127.0.0.2: the
+// record and the note say where the load ran, and the machine's other CPU
+// is not reduced by a client CPU that was not this machine's.
+func TestSeries_LoadVia(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a server; skipped with -short")
+	}
+	out, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	logged := filepath.Join(dir, "via.log")
+	via := filepath.Join(dir, "via")
+	if err := os.WriteFile(via, []byte("#!/bin/sh\necho \"$@\" >> "+logged+"\nexec \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	o, err := parseOptions([]string{"servers=pure-serve", "work=get-64c", "rounds=1", "duration=1s", "cpus=0",
+		"listen=127.0.0.2", "load-via=" + via, "exp=probes/9999-load-via"}, &stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.ServerCPU != "0" || o.LoadCPU != "" || o.Listen != "127.0.0.2" {
+		t.Fatalf("options: server CPU %q, load CPU %q, listen %q; want 0, none (pinned by load-via), 127.0.0.2", o.ServerCPU, o.LoadCPU, o.Listen)
+	}
+	// 127.0.0.2 is a loopback address: fine for this local prefix, but
+	// the warning is right for a real load host.
+	if !strings.Contains(stderr.String(), "with listen=127.0.0.2: a load on another host cannot reach a loopback address") {
+		t.Errorf("stderr %q: want the loopback warning", stderr.String())
+	}
+	var log bytes.Buffer
+	o.ExpDir, o.DataRoot, o.Repo, o.Log = t.TempDir(), t.TempDir(), strings.TrimSpace(string(out)), &log
+	if err := build(t.Context(), o, t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+	ran, failed, err := series(t.Context(), o)
+	if err != nil || ran != 1 || failed != 0 {
+		t.Fatalf("series: %d ran, %d failed, %v\n%s", ran, failed, err, log.String())
+	}
+	f, _ := os.Open(filepath.Join(o.ExpDir, "runs.jsonl"))
+	defer f.Close()
+	recs, err := ReadRecords(f)
+	if err != nil || len(recs) != 1 {
+		t.Fatalf("records: %d, %v", len(recs), err)
+	}
+	r := recs[0]
+	if r.LoadVia != via || r.Listen != "127.0.0.2" || r.CPULoad != "" || r.OK == 0 || r.OtherCPU == nil {
+		t.Errorf("record: load_via %q, listen %q, cpu_load %q, ok %d, other CPU %v; want %q, 127.0.0.2, none, answers, a figure", r.LoadVia, r.Listen, r.CPULoad, r.OK, r.OtherCPU, via)
+	}
+	b, err := os.ReadFile(logged)
+	if err != nil {
+		t.Fatalf("the load did not run through load-via: %v", err)
+	}
+	// The seed and the load, each as env GOMAXPROCS=1 pure-load --json ... URL.
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("load-via ran %d commands, want the seed and the load:\n%s", len(lines), b)
+	}
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "env GOMAXPROCS=1 "+o.bins.load+" --json ") || !strings.Contains(l, " http://127.0.0.2:") {
+			t.Errorf("load-via ran %q: want env GOMAXPROCS=1 %s --json ... http://127.0.0.2:PORT", l, o.bins.load)
+		}
+	}
+	if err := writeNote(o.ExpDir); err != nil {
+		t.Fatal(err)
+	}
+	note, _ := os.ReadFile(filepath.Join(o.ExpDir, "note.md"))
+	for _, want := range []string{"listening on 127.0.0.2; pure-load on another host through `" + via + "`", "beyond the server's own (pure-load ran on another host)"} {
+		if !strings.Contains(string(note), want) {
+			t.Errorf("note does not say %q", want)
+		}
+	}
+}
+
+// A load host cannot reach a loopback address: load-via with the default
+// listen= warns.
+func TestParseOptions_LoadViaLoopbackWarns(t *testing.T) {
+	var stderr bytes.Buffer
+	if _, err := parseOptions([]string{"load-via=ssh bench@10.0.0.2", "exp=probes/9999-load-via"}, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stderr.String(), "cannot reach a loopback address") {
+		t.Errorf("stderr %q: want a warning that the load host cannot reach 127.0.0.1", stderr.String())
+	}
 }

@@ -42,6 +42,12 @@ type Record struct {
 	// pure-load; empty when not pinned.
 	CPUServer string `json:"cpu_server"`
 	CPULoad   string `json:"cpu_load"`
+	// LoadVia is the command prefix pure-load ran through on another
+	// host (pure-http load-via=, like "ssh bench@10.0.0.2"); empty when it
+	// ran here. Listen is the address the servers listened on; empty in
+	// records from before it was kept, which listened on 127.0.0.1.
+	LoadVia string `json:"load_via,omitempty"`
+	Listen  string `json:"listen,omitempty"`
 
 	// What pure-load saw.
 	Requests  int64   `json:"requests"`

@@ -79,8 +79,13 @@ func renderHead(b *strings.Builder, recs []Record) {
 			others = append(others, *r.OtherCPU)
 		}
 	}
+	remote := recs[0].LoadVia != ""
 	if len(others) > 0 {
-		fmt.Fprintf(b, "CPU time the machine spent beyond the server's and pure-load's own during each run's load: median %.2f s, highest %.2f s (other processes, kernel threads, interrupts charged to neither, steal; a large figure means other work shared the CPUs).\n", median(others), slices.Max(others))
+		whose, charged := "the server's and pure-load's own", "charged to neither"
+		if remote {
+			whose, charged = "the server's own (pure-load ran on another host)", "not charged to the server"
+		}
+		fmt.Fprintf(b, "CPU time the machine spent beyond %s during each run's load: median %.2f s, highest %.2f s (other processes, kernel threads, interrupts %s, steal; a large figure means other work shared the CPUs).\n", whose, median(others), slices.Max(others), charged)
 	}
 	if len(loads) > 0 {
 		what := "anything near the number of CPUs or above means other work shared them"
@@ -90,7 +95,12 @@ func renderHead(b *strings.Builder, recs []Record) {
 		fmt.Fprintf(b, "1-minute load average before each run: median %.1f, highest %.1f (%s).\n", median(loads), slices.Max(loads), what)
 	}
 	pin := "not pinned"
-	if r := recs[0]; r.CPUServer != "" {
+	switch r := recs[0]; {
+	case remote && r.CPUServer != "":
+		pin = fmt.Sprintf("pinned to CPU %s, listening on %s; pure-load on another host through `%s` (GOMAXPROCS=1)", r.CPUServer, r.Listen, r.LoadVia)
+	case remote:
+		pin = fmt.Sprintf("not pinned, listening on %s; pure-load on another host through `%s` (GOMAXPROCS=1)", r.Listen, r.LoadVia)
+	case r.CPUServer != "":
 		pin = fmt.Sprintf("pinned to CPU %s, pure-load to CPU %s (GOMAXPROCS=1)", r.CPUServer, r.CPULoad)
 	}
 	fmt.Fprintf(b, "Each run: a fresh data directory and a fresh server, %s; the servers' order rotates from round to round. Server CPU is utime+stime of the whole process from /proc (nginx: master and worker).\n", pin)

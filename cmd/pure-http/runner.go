@@ -40,7 +40,15 @@ type options struct {
 	LoadCPU   string // taskset CPU list of pure-load
 	Before    string // a commit to build pure-serve-before from ("" = none)
 	Profile   bool   // take a CPU profile of every pure-serve run
-	Log       io.Writer
+	// Listen is the address the servers listen on (a port is picked):
+	// 127.0.0.1, or an address of this host that a load host reaches.
+	Listen string
+	// LoadVia, when set, is the command prefix through which pure-load
+	// runs on a load host (ssh HOST); LoadBin is pure-load's path there
+	// ("" = the one built here).
+	LoadVia []string
+	LoadBin string
+	Log     io.Writer
 
 	bins         binaries
 	commit       string
@@ -228,6 +236,7 @@ func newRecord(o *options, st step) Record {
 		Workload: st.Work.Name, Load: st.Work.Load, Connections: st.Work.Conns,
 		Pipeline: st.Work.Pipeline, KeepAlive: !st.Work.Close, DurationS: o.Duration.Seconds(), Count: st.Work.Count,
 		Round: st.Round, Order: st.Order, CPUServer: o.ServerCPU, CPULoad: o.LoadCPU,
+		LoadVia: strings.Join(o.LoadVia, " "), Listen: o.Listen,
 		Commit: commit, Go: runtime.Version(), Build: staticBuild, Host: o.host, LoadAvg1: httpbench.LoadAvg1(),
 	}
 }
@@ -314,7 +323,11 @@ func runOne(ctx context.Context, o *options, st step, rec *Record) (err error) {
 		rec.OKPerServerCPU = float64(rec.OK) / rec.ServerCPU
 	}
 	if busyErr == nil && busyErr1 == nil {
-		other := max(0, busy1-busy0-rec.ServerCPU-rec.ClientCPU)
+		client := rec.ClientCPU
+		if len(o.LoadVia) > 0 {
+			client = 0 // pure-load's CPU was another host's
+		}
+		other := max(0, busy1-busy0-rec.ServerCPU-client)
 		rec.OtherCPU = &other
 	}
 	return nil
@@ -400,9 +413,14 @@ func fetchProfile(ctx context.Context, url, path string) error {
 	return f.Close()
 }
 
-// loader runs pure-load pinned to o.LoadCPU with GOMAXPROCS=1.
+// loader runs pure-load pinned to o.LoadCPU with GOMAXPROCS=1, here or
+// through o.LoadVia.
 func (o *options) loader() httpbench.Loader {
-	return httpbench.Loader{Path: o.bins.load, CPU: o.LoadCPU}
+	l := httpbench.Loader{Path: o.bins.load, CPU: o.LoadCPU, Via: o.LoadVia}
+	if o.LoadBin != "" {
+		l.Path = o.LoadBin
+	}
+	return l
 }
 
 // runLoad runs pure-load --json and returns its result; a run that

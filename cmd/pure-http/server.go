@@ -25,9 +25,9 @@ type server struct {
 	pprof string // pure-serve's --pprof address with profile=1, else ""
 }
 
-// freeAddr returns a free port of 127.0.0.1, closed again.
-func freeAddr() (string, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+// freeAddr returns a free port of host, closed again.
+func freeAddr(host string) (string, error) {
+	ln, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
 	if err != nil {
 		return "", err
 	}
@@ -44,7 +44,7 @@ func pinned(cpu string, argv ...string) []string {
 }
 
 // startServer starts spec's server pinned to o.ServerCPU on a free port
-// of 127.0.0.1, with dir as its fresh data (or nginx prefix) directory.
+// of o.Listen, with dir as its fresh data (or nginx prefix) directory.
 func startServer(ctx context.Context, o *options, spec serverSpec, dir string) (*server, error) {
 	var argv []string
 	pprof := ""
@@ -54,10 +54,10 @@ func startServer(ctx context.Context, o *options, spec serverSpec, dir string) (
 		if spec.Before {
 			bin = o.bins.serveBefore
 		}
-		argv = []string{bin, "--addr", "127.0.0.1:0"}
+		argv = []string{bin, "--addr", net.JoinHostPort(o.Listen, "0")}
 		if o.Profile {
 			var err error
-			if pprof, err = freeAddr(); err != nil {
+			if pprof, err = freeAddr("127.0.0.1"); err != nil {
 				return nil, err
 			}
 			argv = append(argv, "--pprof", pprof)
@@ -69,7 +69,7 @@ func startServer(ctx context.Context, o *options, spec serverSpec, dir string) (
 		}
 		argv = append(argv, spec.Args...)
 	case "nethttp", "fasthttp":
-		argv = []string{o.bins.baseline(spec.Server), "--impl", spec.Server, "--mode", spec.Mode, "--addr", "127.0.0.1:0"}
+		argv = []string{o.bins.baseline(spec.Server), "--impl", spec.Server, "--mode", spec.Mode, "--addr", net.JoinHostPort(o.Listen, "0")}
 		if spec.Mode != "memory" {
 			argv = append(argv, "--data", dir)
 		}
@@ -88,7 +88,7 @@ func startServer(ctx context.Context, o *options, spec serverSpec, dir string) (
 
 // startNginx prepares dir as nginx's prefix on a free port and starts it.
 func startNginx(ctx context.Context, o *options, spec serverSpec, dir string) (*server, error) {
-	addr, err := freeAddr()
+	addr, err := freeAddr(o.Listen)
 	if err != nil {
 		return nil, err
 	}

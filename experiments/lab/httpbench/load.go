@@ -22,15 +22,24 @@ type Loader struct {
 	// Env is its environment; nil is this process's. GOMAXPROCS=1 is
 	// added either way: one load thread on its one CPU.
 	Env []string
+	// Via, when set, is a command prefix that runs pure-load elsewhere,
+	// like ssh HOST: the command line becomes Via, then taskset (if CPU),
+	// then env GOMAXPROCS=1, Path and the arguments, so the settings reach
+	// the far side, where Path is pure-load's path. Env is then the local
+	// environment of Via's command.
+	Via []string
 }
 
 // Argv returns the command line that runs pure-load --json with args.
 func (l Loader) Argv(args ...string) []string {
 	argv := append([]string{l.Path, "--json"}, args...)
-	if l.CPU == "" {
-		return argv
+	if len(l.Via) > 0 {
+		argv = append([]string{"env", "GOMAXPROCS=1"}, argv...)
 	}
-	return append([]string{"taskset", "-c", l.CPU}, argv...)
+	if l.CPU != "" {
+		argv = append([]string{"taskset", "-c", l.CPU}, argv...)
+	}
+	return append(append([]string(nil), l.Via...), argv...)
 }
 
 // Run runs pure-load --json with args and returns its result. A run that
@@ -50,7 +59,11 @@ func (l Loader) Run(ctx context.Context, args ...string) (load.Result, error) {
 	out, err := cmd.Output()
 	var res load.Result
 	if jerr := json.Unmarshal(bytes.TrimSpace(out), &res); jerr != nil || res.Tool != "pure-load" {
-		return res, fmt.Errorf("pure-load %s: %v, output %q (stderr: %s)", strings.Join(args, " "), err, out, strings.TrimSpace(stderr.String()))
+		hint := ""
+		if len(l.Via) > 0 {
+			hint = fmt.Sprintf(" (run through %q: %s must be pure-load on that side, built there with go build ./cmd/pure-load)", strings.Join(l.Via, " "), l.Path)
+		}
+		return res, fmt.Errorf("pure-load %s: %v, output %q (stderr: %s)%s", strings.Join(args, " "), err, out, strings.TrimSpace(stderr.String()), hint)
 	}
 	if err != nil && res.OK == 0 {
 		return res, fmt.Errorf("pure-load %s: %v (stderr: %s)", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
