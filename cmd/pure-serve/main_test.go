@@ -156,7 +156,8 @@ func TestRun_Flags(t *testing.T) {
 		{nil, "exactly one of --ram"},
 		{[]string{"--ram", "--data", "x"}, "exactly one of --ram"},
 		{[]string{"--ram", "--app", "chess"}, `unknown --app "chess"`},
-		{[]string{"--ram", "--workers", "0"}, "must be positive"},
+		{[]string{"--ram", "--workers", "0"}, "--workers 0: must be positive"},
+		{[]string{"--ram", "--workers", "-2"}, "--workers -2: must be positive"},
 		{[]string{"--ram", "--addr", "256.0.0.1:1"}, "listen on"},
 	} {
 		var out, errb bytes.Buffer
