@@ -151,7 +151,10 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, error) {
 // The price is about 0.6 MB of peak RSS under small GETs (experiment 057:
 // 0.52x net/http's, against 0.47x with one P); pipelined GETs gained
 // nothing from the second P (perf stat, by hand), which is why it is taken
-// only with --data.
+// only with --data. The connection workers stay at --workers' default,
+// GOMAXPROCS as it was before the second P (one slot on one CPU): one
+// per P made no difference beyond the rounds' spread in experiments
+// 184-186.
 func durableProcs(durable bool, env string, cur int) int {
 	if !durable || env != "" || cur >= 2 {
 		return cur
