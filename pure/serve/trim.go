@@ -56,10 +56,12 @@ import (
 // goal is over 1 GiB. The goal counts GOGC even when the heap is tiny (it
 // is at least 4 MiB x GOGC/100), so the hold at GOGC 1<<20 that the trims
 // used until probe 1019 crossed it at the first trim; where THP is
-// "madvise" (Debian's default) khugepaged then collapsed the touched part
-// of the index into one resident 2 MiB page within its 10 s scan, and
-// pure-serve's peak RSS under small GETs read 8.4 MB instead of 6.4
-// (experiment 187). So the hold keeps the goal under half that threshold.
+// "madvise" (this machine's setting, and many distributions' default)
+// khugepaged then collapsed the touched part of the index into one
+// resident 2 MiB page within its 10 s scan, and pure-serve's peak RSS
+// under small GETs read 8,452-8,848 KiB instead of about 6,600
+// (experiments 187, 188). So the hold keeps the goal at most half that
+// threshold.
 
 // metadataHugePagesGoal is the heap goal above which the runtime makes
 // its metadata eligible for huge pages (see Metadata huge pages).
