@@ -98,7 +98,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, error) {
 	fs.StringVar(&c.tpccScale, "tpcc-scale", "full", "--app tpcc: seed W=1 at the specification's sizes (full) or 1/100 of them (small)")
 	fs.Int64Var(&c.payloadBudget, "payload-budget", serve.DefaultPayloadBudget, "the most body `BYTES` held in memory: a larger request body gets 413 (connection closed); a body that does not fit beside the bodies other connections are receiving gets 503; a batch of answers reaching it is cut and resumed")
 	fs.IntVar(&c.sendfileMin, "sendfile-min", DefaultSendfileMin, "send document bodies of at least `BYTES` from the store's file with sendfile(2) (--data only), so the server does not copy them; 0: never, write them from the mapping")
-	fs.IntVar(&c.workers, "workers", runtime.GOMAXPROCS(0), "connection workers: how many connections may parse and build answers at once")
+	fs.IntVar(&c.workers, "workers", runtime.GOMAXPROCS(0), "connection workers: how many connections may parse and build answers at once; the default is GOMAXPROCS as Go sets it, before --data adds a second P (one per P made no difference, experiments 184-186)")
 	fs.IntVar(&c.maxConns, "max-conns", serve.DefaultMaxConns, "the most connections served at once; more wait in the listen backlog")
 	fs.DurationVar(&c.idle, "idle-timeout", serve.DefaultIdleTimeout, "close a keep-alive connection idle this long (also the longest a body or an answer may stall)")
 	fs.DurationVar(&c.header, "header-timeout", serve.DefaultHeaderTimeout, "the most time from a request's first byte to the end of its headers (408 after)")
