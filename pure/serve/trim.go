@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"math"
 	"runtime/debug"
 	"runtime/metrics"
 	"sync/atomic"
@@ -142,22 +143,28 @@ func (t *trimmer) run() {
 // freed by the second: with one, 5 of 10 servers kept 1.0-3.2 MB more
 // anonymous memory after the harness's seed.
 func trim() {
-	old := debug.SetGCPercent(holdScavenger)
-	if p := holdPercent(liveHeap(), old); p != holdScavenger {
-		debug.SetGCPercent(p)
-	}
+	live, gogc := heapAndGOGC()
+	old := debug.SetGCPercent(holdPercent(live, gogc))
 	defer debug.SetGCPercent(old)
 	debug.FreeOSMemory()
 	debug.FreeOSMemory()
 }
 
-// liveHeap is the heap marked live by the last collection, in bytes (0 if
-// the runtime does not say).
-func liveHeap() uint64 {
-	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+// heapAndGOGC returns the heap marked live by the last collection, in
+// bytes (0 if the runtime does not say), and the GOGC in force (-1: off).
+func heapAndGOGC() (live uint64, gogc int) {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/gc/gogc:percent"}}
 	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindUint64 {
-		return 0
+	if s[0].Value.Kind() == metrics.KindUint64 {
+		live = s[0].Value.Uint64()
 	}
-	return s[0].Value.Uint64()
+	gogc = 100
+	if s[1].Value.Kind() == metrics.KindUint64 {
+		if v := s[1].Value.Uint64(); v > math.MaxInt32 {
+			gogc = -1 // off: the runtime reports it as the largest uint64
+		} else {
+			gogc = int(v)
+		}
+	}
+	return live, gogc
 }

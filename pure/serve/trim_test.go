@@ -3,6 +3,7 @@ package serve
 import (
 	"os"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -102,5 +103,18 @@ func TestTrim_NoMetadataHugePages(t *testing.T) {
 	trim()
 	if m := hg(); len(m) > 0 {
 		t.Errorf("after a trim the runtime marked %q for huge pages: the trim's GOGC took the heap goal over 1 GiB", m)
+	}
+}
+
+// TestHeapAndGOGC: the GOGC a trim starts from is the one in force, -1
+// when collection is off, so that the trim restores nothing else.
+func TestHeapAndGOGC(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	runtime.GC() // so that a collection has marked a live heap
+	for _, p := range []int{50, 300, -1} {
+		debug.SetGCPercent(p)
+		if live, gogc := heapAndGOGC(); gogc != p || live == 0 {
+			t.Errorf("GOGC %d: heapAndGOGC() = %d bytes live, GOGC %d; want a live heap and %d", p, live, gogc, p)
+		}
 	}
 }
