@@ -69,9 +69,11 @@
 // the saved batch held (closed-loop clients are all back). A saved batch
 // of one call is not followed by collecting: a lone client pays no pause.
 // So many requests share one save when many are calling, and nobody waits
-// for company that is not there. The owner waits by yielding its thread in
-// a loop and reading the clock: a Go timer or sleep of 100 µs takes about
-// 1.1 ms on this machine.
+// for company that is not there. The owner sleeps while it collects: the
+// call that completes the count wakes it, and a timer checks every 100 µs
+// whether any call came (so a pause is noticed 100-200 µs after the last
+// call; in a process with nothing else to run Go's timers fire after
+// about 1 ms, which the 1 ms bound covers).
 //
 // # Storage
 //
