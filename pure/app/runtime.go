@@ -14,8 +14,8 @@ import (
 // Options tunes a Runtime's batching. The zero value gives the defaults.
 type Options struct {
 	// Pause: after a saved batch the owner keeps collecting calls until
-	// none has arrived for a whole Pause (default 100 µs), or as many are queued
-	// as the saved batch held ...
+	// none has arrived for a whole Pause (default 100 µs), or as many are
+	// queued as the saved batch held ...
 	Pause time.Duration
 	// Gather: ... or Gather has passed since the save (default 1 ms),
 	// then applies what it collected. A negative Gather disables
