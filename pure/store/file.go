@@ -121,9 +121,13 @@ func (o *osFile) WriteAt(p []byte, off int64) (int, error) { return o.f.WriteAt(
 
 func (o *osFile) Sync() error {
 	for {
-		err := unix.Fdatasync(int(o.f.Fd()))
-		if err != unix.EINTR {
-			return err
+		// probe 1026: fdatasync without entering the scheduler's syscall state
+		_, _, errno := unix.RawSyscall(unix.SYS_FDATASYNC, o.f.Fd(), 0, 0)
+		if errno != unix.EINTR {
+			if errno != 0 {
+				return errno
+			}
+			return nil
 		}
 	}
 }
