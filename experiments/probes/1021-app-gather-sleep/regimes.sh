@@ -1,7 +1,7 @@
 #!/bin/bash
 # poll /debug/app every 100 ms during a score-64c load; one line per poll
 set -e
-BIN=${BIN:-/tmp/bin}; LOAD=/tmp/bin/pure-load
+BIN=${BIN:-/tmp/bin}; LOAD=${LOAD:-/tmp/bin/pure-load}
 rm -rf data; mkdir data
 taskset -c 1 $BIN/pure-serve --data data --addr 127.0.0.1:0 --pprof 127.0.0.1:0 > addr.txt 2> serve.err &
 SP=$!
