@@ -17,27 +17,16 @@ level moved by about 3.4 % beyond what its windows explain (pairs.py).
 So each configuration is simulated twice: windows alone, and with a
 normal pair-level offset of that size added to each pair's median.
 """
-import json, math, random, statistics as st, sys
+import importlib.util, json, math, os, random, statistics as st, sys
 
-KS = [0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4]
+# The window log ratios, the judge's order statistics and the 5 % line are
+# probe 970's: its simulate.py is loaded rather than copied.
+_spec = importlib.util.spec_from_file_location(
+    "probe970", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "970-score-windows", "simulate.py"))
+_p970 = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_p970)
+KS, T, windows = _p970.KS, _p970.T, _p970.windows
 BUDGET, FIRST6, PER_WINDOW, OVERHEAD = 840.0, 440.0, 0.8, 1.3
-T = math.log(1.05)
-
-
-def windows(path):
-    by = {}
-    for line in open(path):
-        r = json.loads(line)
-        if r.get("workload") == "score-64c":
-            by.setdefault(r["pair"], {})[r["side"]] = r
-    out = []
-    for sides in by.values():
-        b, a = sides.get("before"), sides.get("after")
-        if a and b:
-            wb = [w for m in b["measurements"] for w in m.get("windows", [])]
-            wa = [w for m in a["measurements"] for w in m.get("windows", [])]
-            out += [math.log((y["server_cpu_s"] / y["ok"]) / (x["server_cpu_s"] / x["ok"])) for x, y in zip(wb, wa)]
-    return out
 
 
 def simulate(logs, w, trials, rng, between=0.0):
