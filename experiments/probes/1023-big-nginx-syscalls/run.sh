@@ -27,7 +27,7 @@ run_nginx() {
 # nginx, the baseline's configuration with the same 1 MiB document written in one write
 mkdir -p $D/ng/root/docs $D/ng/tmp/body
 head -c 1048576 /dev/urandom > $D/ng/root/docs/big
-sed -e '/^{{- if .User}}/,/^{{- end}}/d' -e "s#{{.Prefix}}#$D/ng#g" -e "s#{{.Addr}}#127.0.0.1:18791#" /work/main/pure/baseline/nginx/nginx.conf.tmpl > $D/ng/nginx.conf
+sed -e '/^{{- if .User}}/,/^{{- end}}/d' -e "s#{{.Prefix}}#$D/ng#g" -e "s#{{.Addr}}#127.0.0.1:18791#" "$(cd "$(dirname "$0")"/../../.. && pwd)"/pure/baseline/nginx/nginx.conf.tmpl > $D/ng/nginx.conf
 sed -i 's/^user .*//' $D/ng/nginx.conf
 taskset -c 1 nginx -p $D/ng -c $D/ng/nginx.conf -e $D/ng/error.log &
 NP=$!; sleep 1
