@@ -156,10 +156,10 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*config, error) {
 // per P made no difference beyond the rounds' spread in experiments
 // 184-186.
 func durableProcs(durable bool, env string, cur int) int {
-	if !durable || env != "" || cur >= 2 {
+	if !durable || env != "" || cur >= 3 {
 		return cur
 	}
-	return 2
+	return 3
 }
 
 // durableGCPercent is the GOGC pure-serve runs with: 50 with a durable
