@@ -64,7 +64,8 @@ After the pairs, it judges; a workload left unknown that more pairs may
 decide (an interval straddling its threshold, too few clean pairs) gets two
 more pairs at a time, alone, up to --max-pairs in all, and is judged by the
 sequential rule (experiments/lab/judge/sequential.go), whose chance of a
-false verdict stays within that of running max-pairs pairs for everything.
+false verdict over all the looks stays within the confidence it states
+(2.5 % on each side at 95 %), whatever --max-pairs is.
 With a time budget (--max-time, or the suite's max-time line) no step of
 added pairs starts when it would end past the budget; what it stops stays
 unknown, which only lowers the chance of a false verdict.

@@ -76,12 +76,12 @@
 // more pairs than the first look's is bounded by the order statistics of
 // the sequential rule in sequential.go: the first look is exactly the
 // fixed rule above; later ones narrow the interval only as far as keeps the
-// chance of any false crossing, over all looks, within the fixed rule's
-// one-sided error at the bound (2.07 % for 20 pairs, below the nominal
-// 2.5 %). It is computed exactly from the sign random walk, so it assumes
+// chance of any false crossing, over all looks, within the nominal
+// one-sided error (2.5 % at 95 %), whatever the bound. It is computed
+// exactly from the sign random walk, so it assumes
 // nothing more than MedianCI; TestLooks_FalseWorse checks it by
 // simulation, and TestLooks_AA_DecidesMore shows A/A workloads with 2 %
-// noise left unknown 3 % of the time instead of 35 %, at 9 pairs on
+// noise left unknown 2.3 % of the time instead of 35 %, at 8.2 pairs on
 // average.
 //
 // The signed-rank test (exact null distribution up to 25 pairs, normal

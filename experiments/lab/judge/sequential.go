@@ -29,15 +29,22 @@ import (
 // the largest k, never smaller than the previous look's nor larger than
 // MedianCI's, for which the probability of any false crossing, over all the
 // looks from the first to n, computed exactly from the random walk, stays
-// within the budget: the one-sided error of the fixed rule at Looks.Last
-// pairs, (1 - coverage)/2. So an experiment that adds pairs up to Last is
-// never more likely to call a false "worse" (or "better", or "same" at the
-// boundary, by symmetry) than one that ran Last pairs for every workload,
-// and it is never more likely than the nominal (1 - Confidence)/2. Every
-// number of pairs between First and Last counts as a look, whether the
-// runner judged there or not (disturbed pairs move the count), so the
+// within the budget: the nominal one-sided error (1 - Confidence)/2, 2.5 %
+// at 95 % (or the first look's own error, when fewer pairs than MedianCI
+// needs for the confidence make it larger). So an experiment that adds
+// pairs is never more likely to call a false "worse" (or "better", or
+// "same" at the boundary, by symmetry) than the confidence it states.
+// Every number of pairs between First and Last counts as a look, whether
+// the runner judged there or not (disturbed pairs move the count), so the
 // bound holds however the looks fell. TestLooks_FalseWorse checks it by
 // simulation.
+//
+// The orders do not depend on Last beyond where they stop: an experiment
+// bounded at 24 pairs judges its 20th as one bounded at 20 does. Until
+// 2026-12-07 the budget was the fixed rule's one-sided error at Last
+// pairs, whose discreteness made it smaller than the first look's for
+// some bounds (24, 36, 48, 60 at 95 %): the first look spent it all, and
+// added pairs could only widen the interval (probe 1028).
 
 // Looks says that a workload's pairs may be extended: it was judged after
 // First pairs and, while undecided, may be given more, up to Last. The zero
@@ -60,8 +67,7 @@ func (l Looks) Orders(confidence float64) (ks []int, budget float64) {
 	}
 	k0 := ks[l.First]
 	_, covFirst := medianOrder(l.First, confidence)
-	_, covLast := medianOrder(l.Last, confidence)
-	budget = max((1-covLast)/2, (1-covFirst)/2)
+	budget = max((1-confidence)/2, (1-covFirst)/2)
 
 	// alive[s] is the probability that S_n = s and no look has crossed.
 	alive := make([]float64, l.Last+1)

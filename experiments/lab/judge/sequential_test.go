@@ -26,61 +26,79 @@ func TestLooks_Orders_SixToTwenty(t *testing.T) {
 	if ks[20] < 3 {
 		t.Errorf("k at 20 pairs is %d: the extension hardly narrows the interval", ks[20])
 	}
-	// The budget is the fixed rule's one-sided error at 20 pairs (k=6):
-	// P(B ≤ 5) for B ~ Binomial(20, 1/2) = 21700/2^20.
-	if want := fixed20Error; math.Abs(budget-want) > 1e-12 {
-		t.Errorf("budget %.6f, want %.6f", budget, want)
+	// The budget is the nominal one-sided error at 95 %.
+	if math.Abs(budget-nominalError) > 1e-12 {
+		t.Errorf("budget %.6f, want %.6f", budget, nominalError)
 	}
 }
 
-// fixed20Error is the one-sided error of the fixed rule at 20 pairs.
-const fixed20Error = 21700.0 / (1 << 20)
+// nominalError is the one-sided error a 95 % interval states.
+const nominalError = 0.025
+
+// TestLooks_Orders_AnyBound checks that the orders do not depend on the
+// bound: every bound judges n pairs with the same k, and added pairs
+// narrow the interval past 20 pairs too. Until probe 1028 the budget was
+// the fixed rule's error at the bound, which for 24, 36, 48 and 60 pairs
+// was below the first look's, so k stayed 1 (the whole range) however
+// many pairs were added.
+func TestLooks_Orders_AnyBound(t *testing.T) {
+	ref, _ := Looks{First: 6, Last: 60}.Orders(0.95)
+	for _, last := range []int{8, 20, 24, 30, 36, 48, 60} {
+		ks, _ := Looks{First: 6, Last: last}.Orders(0.95)
+		for n := 1; n <= last; n++ {
+			if ks[n] != ref[n] {
+				t.Errorf("bound %d: k=%d at %d pairs, the bound of 60 gives %d", last, ks[n], n, ref[n])
+			}
+		}
+	}
+	for n, want := range map[int]int{20: 4, 24: 4, 36: 7, 48: 9} {
+		if ref[n] < want {
+			t.Errorf("k at %d pairs is %d, want at least %d", n, ref[n], want)
+		}
+	}
+}
 
 // TestLooks_FalseWorse simulates the whole procedure at its hardest case,
 // a change exactly at the threshold: the true median of the per-pair
 // ratios is 1+threshold, so any "worse" is false. An experiment judges
 // after 6 pairs and, while the verdict straddles the threshold, adds two
-// pairs and judges again, up to 20. Its rate of false "worse" must stay
-// within the fixed rule's at 20 pairs (2.07 %, below the nominal 2.5 %)
-// and within what 20 fixed pairs give in the same trials.
+// pairs and judges again, up to its bound (20, the default, and 48). Its
+// rate of false "worse" must stay within the nominal 2.5 % that a 95 %
+// interval states.
 func TestLooks_FalseWorse(t *testing.T) {
 	const (
-		trials    = 60000
+		trials    = 40000
 		threshold = 0.03
 	)
 	rng := newRand(t, 20261203)
-	looks := Looks{First: 6, Last: 20}
-	var seqWorse, fixed6Worse, fixed20Worse int
-	xs := make([]float64, 20)
-	judgeN := func(n int, l Looks) Verdict {
-		sum := ratioSummary(xs[:n], 0.95, l)
-		v, _ := decide(sum, xs[:n], false, threshold, 5, false)
-		return v
-	}
-	for range trials {
-		for i := range xs {
-			xs[i] = (1 + threshold) * math.Exp(0.04*rng.NormFloat64())
+	for _, last := range []int{20, 48} {
+		looks := Looks{First: 6, Last: last}
+		var seqWorse, fixed6Worse int
+		xs := make([]float64, last)
+		judgeN := func(n int, l Looks) Verdict {
+			sum := ratioSummary(xs[:n], 0.95, l)
+			v, _ := decide(sum, xs[:n], false, threshold, 5, false)
+			return v
 		}
-		if judgeN(6, Looks{}) == Worse {
-			fixed6Worse++
+		for range trials {
+			for i := range xs {
+				xs[i] = (1 + threshold) * math.Exp(0.04*rng.NormFloat64())
+			}
+			if judgeN(6, Looks{}) == Worse {
+				fixed6Worse++
+			}
+			if v, _ := extend(judgeN, looks); v == Worse {
+				seqWorse++
+			}
 		}
-		if judgeN(20, Looks{}) == Worse {
-			fixed20Worse++
+		rate := func(c int) float64 { return float64(c) / trials }
+		t.Logf("bound %d: false worse: fixed 6 %.4f, 6 extended to %d %.4f",
+			last, rate(fixed6Worse), last, rate(seqWorse))
+		// Three standard errors of a rate near 2.5 % over the trials.
+		slack := 3 * math.Sqrt(nominalError*(1-nominalError)/trials)
+		if rate(seqWorse) > nominalError+slack {
+			t.Errorf("bound %d: false worse %.4f, above the nominal %.4f", last, rate(seqWorse), nominalError)
 		}
-		if v, _ := extend(judgeN, looks); v == Worse {
-			seqWorse++
-		}
-	}
-	rate := func(c int) float64 { return float64(c) / trials }
-	t.Logf("false worse: fixed 6 %.4f, fixed 20 %.4f, 6 extended to 20 %.4f",
-		rate(fixed6Worse), rate(fixed20Worse), rate(seqWorse))
-	// Three standard errors of a rate near 2 % over the trials.
-	slack := 3 * math.Sqrt(0.02*0.98/trials)
-	if rate(seqWorse) > fixed20Error+slack {
-		t.Errorf("extended: false worse %.4f, above the fixed rule's 20-pair error %.4f", rate(seqWorse), fixed20Error)
-	}
-	if rate(seqWorse) > rate(fixed20Worse)+slack {
-		t.Errorf("extended: false worse %.4f, above 20 fixed pairs' %.4f in the same trials", rate(seqWorse), rate(fixed20Worse))
 	}
 }
 
