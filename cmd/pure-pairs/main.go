@@ -184,7 +184,7 @@ func newFlags(o *pairs.Options, w io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.Before, "before", "", "the `revision` judged against (commit, branch, tag, HEAD~1, ...)")
 	fs.StringVar(&o.After, "after", "", "the `revision` judged")
 	fs.Var(positive{&o.Pairs}, "pairs", "`N` before/after pairs, at least 1 (default: the suite's, else 6)")
-	fs.Var(positive{&o.MaxPairs}, "max-pairs", fmt.Sprintf("at most `N` pairs in all for a workload the judge leaves unknown after the first ones:\nit gets two more at a time until decided (default %d; equal to pairs to add none)", pairs.DefaultMaxPairs))
+	fs.Var(positive{&o.MaxPairs}, "max-pairs", fmt.Sprintf("at most `N` pairs in all for a workload the judge leaves unknown after the first ones:\nit gets two more at a time until decided (default: the suite's max-pairs line, else %d;\nequal to pairs to add none)", pairs.DefaultMaxPairs))
 	fs.DurationVar(&o.MaxTime, "max-time", 0, "time budget for adding pairs: no step of two more pairs starts when it would end\nmore than `D` after the experiment's start (its pairs so far estimate it); the workloads\nit stops stay unknown (default: the suite's max-time line, else none)")
 	fs.StringVar(&o.Experiment, "exp", "", "experiment directory `name` under EXPERIMENTS/ (default: the next free NNN-pairs-BEFORE-AFTER)")
 	fs.BoolVar(&o.Resume, "resume", false, "continue an experiment that has runs, skipping the recorded cells\n(without --exp: the latest experiment of these two commits)")

@@ -33,8 +33,9 @@ type Options struct {
 	// Pairs is the number of pairs; 0 takes the suite's, or DefaultPairs.
 	Pairs int
 	// MaxPairs is how many pairs in all a workload the judge leaves
-	// undecided may be given (see extend.go); 0 takes DefaultMaxPairs,
-	// and a value at or below Pairs adds none. It needs Decide.
+	// undecided may be given (see extend.go); 0 takes the suite's
+	// max-pairs line, else DefaultMaxPairs, and a value at or below Pairs
+	// adds none. It needs Decide.
 	MaxPairs int
 	// MaxTime is the time budget for adding pairs (see extend.go): no step
 	// of two more pairs starts when it would end more than MaxTime after the
@@ -208,7 +209,7 @@ func (r *runner) prepare(ctx context.Context) error {
 		return fmt.Errorf("pairs %d: want at least 1", o.Pairs)
 	}
 	if o.MaxPairs == 0 {
-		o.MaxPairs = DefaultMaxPairs
+		o.MaxPairs = cmp.Or(su.MaxPairs, DefaultMaxPairs)
 	}
 	if o.MaxTime < 0 {
 		return fmt.Errorf("max time %v: want a positive duration, or 0 for the suite's", o.MaxTime)

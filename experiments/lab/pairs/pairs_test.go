@@ -625,3 +625,30 @@ func TestRun_ExtendsOnlyUndecidedBackends(t *testing.T) {
 	}
 	check(readLines(t, res.RunsPath))
 }
+
+// TestRun_SuiteMaxPairs checks that a suite's max-pairs line bounds the
+// added pairs when the command line does not say: a workload the Decider
+// never decides gets pairs 3 and 4 and no more, and meta.json records the
+// bound.
+func TestRun_SuiteMaxPairs(t *testing.T) {
+	f := newFixture(t)
+	su := "pairs 2\nmax-pairs 4\ntimeout 1m\nworkload count-c backend=perf events=task-clock ops=10\n"
+	if err := os.WriteFile(filepath.Join(f.repo.Dir, "experiments", "suites", "bounded.suite"), []byte(su), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := f.opts
+	o.Suite, o.Experiment = "bounded", "010-bounded"
+	o.Decide = func(context.Context, string) (map[string]pairs.Undecided, error) {
+		return map[string]pairs.Undecided{"count-c": {Reason: "time unknown."}}, nil
+	}
+	res, err := pairs.Run(context.Background(), o)
+	if err != nil {
+		t.Fatalf("%v\nlog:\n%s", err, f.log)
+	}
+	if res.Meta.MaxPairs != 4 {
+		t.Errorf("meta max_pairs %d, want the suite's 4", res.Meta.MaxPairs)
+	}
+	if ext := res.Meta.Extensions; len(ext) != 1 || !slices.Equal(ext[0].Pairs, []int{3, 4}) {
+		t.Errorf("extensions %+v, want pairs 3 and 4 only", ext)
+	}
+}

@@ -37,6 +37,8 @@ const (
 //
 //	pairs N                      pairs to run when the command line does not say
 //	timeout DURATION             longest one measurement may take (Go duration; default 10m)
+//	max-pairs N                  at most N pairs in all for a workload left undecided
+//	                             (MaxPairs), when the command line does not say
 //	max-time DURATION            time budget for adding pairs to undecided workloads, counted
 //	                             from the experiment's start (MaxTime); default none
 //	criteria SETTING             a line of the criteria file (judge.ParseCriteria), such as
@@ -95,6 +97,10 @@ type Suite struct {
 	Pairs int
 	// Timeout is the longest one measurement may take.
 	Timeout time.Duration
+	// MaxPairs is how many pairs in all a workload left undecided may be
+	// given (the line `max-pairs 26`), when the command line does not say;
+	// 0 when the file does not say (the pairs runner's default).
+	MaxPairs int
 	// MaxTime is the suite's time budget for adding pairs to undecided
 	// workloads (the line `max-time 14m`): no step of two more pairs starts
 	// when it would end past MaxTime after the experiment's start. Zero when
@@ -267,13 +273,14 @@ func ParseSuite(path string, r io.Reader) (*Suite, error) {
 		Timeout: DefaultTimeout,
 	}
 	var (
-		errs      []error
-		text      strings.Builder
-		seen      = map[string]int{} // workload name/backend -> line
-		index     = map[string]int{} // workload name -> position in s.Workloads
-		pairsAt   int
-		timeoutAt int
-		maxTimeAt int
+		errs       []error
+		text       strings.Builder
+		seen       = map[string]int{} // workload name/backend -> line
+		index      = map[string]int{} // workload name -> position in s.Workloads
+		pairsAt    int
+		timeoutAt  int
+		maxTimeAt  int
+		maxPairsAt int
 	)
 	fail := func(line int, format string, args ...any) {
 		errs = append(errs, &ParseError{File: path, Line: line, Err: fmt.Errorf(format, args...)})
@@ -306,6 +313,17 @@ func ParseSuite(path string, r io.Reader) (*Suite, error) {
 			if err := once(f, n, &timeoutAt, "DURATION (e.g. 5m)", positiveDuration(&s.Timeout, "timeout", "90s or 5m")); err != nil {
 				fail(n, "%v", err)
 			}
+		case "max-pairs":
+			if err := once(f, n, &maxPairsAt, "N", func(v string) error {
+				x, err := strconv.Atoi(v)
+				if err != nil || x < 1 {
+					return fmt.Errorf("max-pairs %q: want a whole number of at least 1", v)
+				}
+				s.MaxPairs = x
+				return nil
+			}); err != nil {
+				fail(n, "%v", err)
+			}
 		case "max-time":
 			if err := once(f, n, &maxTimeAt, "DURATION (e.g. 14m)", positiveDuration(&s.MaxTime, "max-time", "14m or 1h")); err != nil {
 				fail(n, "%v", err)
@@ -324,7 +342,7 @@ func ParseSuite(path string, r io.Reader) (*Suite, error) {
 				fail(n, "%v", err)
 			}
 		default:
-			fail(n, "unknown directive %q (want pairs, timeout, max-time, criteria or workload)", f[0])
+			fail(n, "unknown directive %q (want pairs, timeout, max-pairs, max-time, criteria or workload)", f[0])
 		}
 	}
 	if err := sc.Err(); err != nil {

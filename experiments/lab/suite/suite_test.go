@@ -44,6 +44,7 @@ func TestParseSuite(t *testing.T) {
 	const text = `# comment
 pairs 4   # trailing comment
 timeout 90s
+max-pairs 26
 max-time 14m
 
 workload sort-ints-10k backend=perf events=task-clock ops=2000 regions=30 max-repeat=9
@@ -54,17 +55,17 @@ workload other backend=perf tool=pure-other timeout=2m
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Name != "mine" || s.Pairs != 4 || s.Timeout != 90*time.Second || s.MaxTime != 14*time.Minute || s.Text != text {
-		t.Errorf("got name %q pairs %d timeout %v max-time %v", s.Name, s.Pairs, s.Timeout, s.MaxTime)
+	if s.Name != "mine" || s.Pairs != 4 || s.Timeout != 90*time.Second || s.MaxTime != 14*time.Minute || s.MaxPairs != 26 || s.Text != text {
+		t.Errorf("got name %q pairs %d timeout %v max-time %v max-pairs %d", s.Name, s.Pairs, s.Timeout, s.MaxTime, s.MaxPairs)
 	}
-	if len(s.Workloads) != 2 || s.Workloads[0].Name != "sort-ints-10k" || s.Workloads[0].Line != 6 ||
-		s.Workloads[1].Name != "other" || s.Workloads[1].Line != 8 {
+	if len(s.Workloads) != 2 || s.Workloads[0].Name != "sort-ints-10k" || s.Workloads[0].Line != 7 ||
+		s.Workloads[1].Name != "other" || s.Workloads[1].Line != 9 {
 		t.Fatalf("workloads %+v", s.Workloads)
 	}
 	want := []Measure{
-		{Backend: "perf", Tool: "pure-count", Ops: 2000, Repeat: 1, Regions: 30, MaxRepeat: 9, Events: []string{"task-clock"}, Line: 6},
-		{Backend: "callgrind", Tool: "pure-count", Ops: 20, Repeat: 3, Regions: 1, Line: 7},
-		{Backend: "perf", Tool: "pure-other", Repeat: 1, Regions: 1, Timeout: 2 * time.Minute, Line: 8},
+		{Backend: "perf", Tool: "pure-count", Ops: 2000, Repeat: 1, Regions: 30, MaxRepeat: 9, Events: []string{"task-clock"}, Line: 7},
+		{Backend: "callgrind", Tool: "pure-count", Ops: 20, Repeat: 3, Regions: 1, Line: 8},
+		{Backend: "perf", Tool: "pure-other", Repeat: 1, Regions: 1, Timeout: 2 * time.Minute, Line: 9},
 	}
 	got := append(s.Workloads[0].Measures, s.Workloads[1].Measures...)
 	if len(got) != len(want) {
@@ -110,12 +111,15 @@ workload k backend=perf repeat=4 max-repeat=3
 max-time 0s
 max-time 10m
 max-time 20m
+max-pairs 0
+max-pairs 30
+max-pairs 32
 `
 	_, err := ParseSuite("bad.suite", strings.NewReader(text))
 	if err == nil {
 		t.Fatal("no error")
 	}
-	wantLines := []int{2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21}
+	wantLines := []int{2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24}
 	var got []int
 	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
 		var pe *ParseError
@@ -142,6 +146,8 @@ max-time 20m
 		"bad.suite:18: max-repeat=3: for backend=perf only, and at least repeat (4)",
 		"bad.suite:19: max-time \"0s\": want a positive duration such as 14m or 1h",
 		"bad.suite:21: max-time repeated (first at line 19)",
+		"bad.suite:22: max-pairs \"0\": want a whole number of at least 1",
+		"bad.suite:24: max-pairs repeated (first at line 22)",
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q:\n%v", want, err)
