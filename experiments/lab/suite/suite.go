@@ -263,6 +263,19 @@ func positiveDuration(d *time.Duration, directive, examples string) func(string)
 	}
 }
 
+// positiveCount returns a value parser for directive that stores a whole
+// number of at least 1 in n.
+func positiveCount(n *int, directive string) func(string) error {
+	return func(v string) error {
+		x, err := strconv.Atoi(v)
+		if err != nil || x < 1 {
+			return fmt.Errorf("%s %q: want a whole number of at least 1", directive, v)
+		}
+		*n = x
+		return nil
+	}
+}
+
 // ParseSuite parses a suite file. The returned error joins one *ParseError
 // per bad line, so a user sees every problem at once; on error the suite is
 // nil.
@@ -299,14 +312,7 @@ func ParseSuite(path string, r io.Reader) (*Suite, error) {
 		}
 		switch f[0] {
 		case "pairs":
-			if err := once(f, n, &pairsAt, "N", func(v string) error {
-				x, err := strconv.Atoi(v)
-				if err != nil || x < 1 {
-					return fmt.Errorf("pairs %q: want a whole number of at least 1", v)
-				}
-				s.Pairs = x
-				return nil
-			}); err != nil {
+			if err := once(f, n, &pairsAt, "N", positiveCount(&s.Pairs, "pairs")); err != nil {
 				fail(n, "%v", err)
 			}
 		case "timeout":
@@ -314,14 +320,7 @@ func ParseSuite(path string, r io.Reader) (*Suite, error) {
 				fail(n, "%v", err)
 			}
 		case "max-pairs":
-			if err := once(f, n, &maxPairsAt, "N", func(v string) error {
-				x, err := strconv.Atoi(v)
-				if err != nil || x < 1 {
-					return fmt.Errorf("max-pairs %q: want a whole number of at least 1", v)
-				}
-				s.MaxPairs = x
-				return nil
-			}); err != nil {
+			if err := once(f, n, &maxPairsAt, "N", positiveCount(&s.MaxPairs, "max-pairs")); err != nil {
 				fail(n, "%v", err)
 			}
 		case "max-time":

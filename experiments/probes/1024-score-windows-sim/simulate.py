@@ -29,11 +29,13 @@ KS, T, windows = _p970.KS, _p970.T, _p970.windows
 BUDGET, FIRST6, PER_WINDOW, OVERHEAD = 840.0, 440.0, 0.8, 1.3
 
 
-def simulate(logs, w, trials, rng, between=0.0):
+def simulate(logs, w, trials, rng, between=0.0, ks=KS, last=20):
+    """Chance of "same" within the budget with w windows a side, pairs up
+    to last judged with the orders ks (probe 970's for 20 by default)."""
     first6 = FIRST6 + 6 * PER_WINDOW * (w - 24)
     per = PER_WINDOW * w + OVERHEAD
     maxn = 6
-    while maxn < 20 and first6 + (maxn - 5) * per <= BUDGET:
+    while maxn < last and first6 + (maxn - 5) * per <= BUDGET:
         maxn += 1
     same, pairs = 0, []
     for _ in range(trials):
@@ -42,7 +44,7 @@ def simulate(logs, w, trials, rng, between=0.0):
             rs.append(st.median(rng.choices(logs, k=w)) + rng.gauss(0.0, between))
             if n >= 6 and (n % 2 == 0 or n == maxn):
                 s = sorted(rs)
-                if s[n - KS[n]] < T:
+                if s[n - ks[n]] < T:
                     same += 1
                     pairs.append(n)
                     break

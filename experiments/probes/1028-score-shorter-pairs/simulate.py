@@ -71,26 +71,6 @@ def orders(first, last, budget=None, conf=0.95):
     return ks
 
 
-def simulate(logs, w, ks, last, trials, rng, between):
-    first6 = _p.FIRST6 + 6 * _p.PER_WINDOW * (w - 24)
-    per = _p.PER_WINDOW * w + _p.OVERHEAD
-    maxn = 6
-    while maxn < last and first6 + (maxn - 5) * per <= _p.BUDGET:
-        maxn += 1
-    same, pairs = 0, []
-    for _ in range(trials):
-        rs = []
-        for n in range(1, maxn + 1):
-            rs.append(st.median(rng.choices(logs, k=w)) + rng.gauss(0.0, between))
-            if n >= 6 and (n % 2 == 0 or n == maxn):
-                s = sorted(rs)
-                if s[n - ks[n]] < _p.T:
-                    same += 1
-                    pairs.append(n)
-                    break
-    return maxn, same / trials, (st.median(pairs) if pairs else None)
-
-
 def main():
     judge = {o["last"]: o["ks"] for o in map(json.loads, open(sys.argv[1]))}
     for last, ks in judge.items():
@@ -103,7 +83,7 @@ def main():
         for (budget, last), ks in sorted(rules.items()):
             for form in ("fixed", "drift"):
                 between = 0.034 if form == "fixed" else 0.034 * (w / 24) ** 0.5
-                maxn, p, med = simulate(logs, w, ks, last, 2000, rng, between)
+                maxn, p, med = _p.simulate(logs, w, 2000, rng, between, ks, last)
                 print(json.dumps({"windows": w, "max_pairs": last, "budget": budget, "pair_level": form,
                                   "pair_level_sd": round(between, 4), "pairs_in_budget": maxn,
                                   "p_same": p, "median_pairs_when_same": med}))
