@@ -31,6 +31,12 @@ type Meta struct {
 	// workload the judge leaves unknown and that more pairs may decide,
 	// up to MaxPairs. Zero (older experiments) or Pairs: none are added.
 	MaxPairs int `json:"max_pairs,omitempty"`
+	// LooksBudget names the error budget of the judge's sequential rule
+	// for added pairs (judge.Looks): LooksNominal, the one-sided error the
+	// confidence states whatever MaxPairs is (from 2026-12-07). Empty in
+	// older experiments, which were judged with the fixed rule's error at
+	// MaxPairs pairs, and are judged so again.
+	LooksBudget string `json:"looks_budget,omitempty"`
 	// Extensions are the pairs added, in the order they ran.
 	Extensions []Extension `json:"extensions,omitempty"`
 	// MaxTime is the time budget for adding pairs: no step of added pairs
@@ -64,6 +70,10 @@ type Meta struct {
 	// Start is when the experiment started.
 	Start time.Time `json:"start"`
 }
+
+// LooksNominal is Meta.LooksBudget for the judge's sequential rule spending
+// the nominal one-sided error, (1 - confidence)/2, whatever the bound.
+const LooksNominal = "nominal"
 
 // An Extension is one step of adding pairs to undecided workloads: after
 // the judge saw AfterPairs pairs, the pairs numbered Pairs ran for the

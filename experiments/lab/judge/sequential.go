@@ -44,13 +44,20 @@ import (
 // 2026-12-07 the budget was the fixed rule's one-sided error at Last
 // pairs, whose discreteness made it smaller than the first look's for
 // some bounds (24, 36, 48, 60 at 95 %): the first look spent it all, and
-// added pairs could only widen the interval (probe 1028).
+// added pairs could only widen the interval (probe 1028). Looks.AtBound
+// keeps that rule for the experiments judged under it.
 
 // Looks says that a workload's pairs may be extended: it was judged after
 // First pairs and, while undecided, may be given more, up to Last. The zero
 // Looks (or Last ≤ First) is the fixed rule: one look.
 type Looks struct {
 	First, Last int
+	// AtBound selects the budget the rule had until 2026-12-07, the fixed
+	// rule's one-sided error at Last pairs, so that an experiment judged
+	// under it (its meta.json names no looks_budget) is judged the same
+	// way again; new experiments leave it false and spend the nominal
+	// error.
+	AtBound bool
 }
 
 // Sequential reports whether l extends pairs at all.
@@ -68,6 +75,10 @@ func (l Looks) Orders(confidence float64) (ks []int, budget float64) {
 	k0 := ks[l.First]
 	_, covFirst := medianOrder(l.First, confidence)
 	budget = max((1-confidence)/2, (1-covFirst)/2)
+	if l.AtBound {
+		_, covLast := medianOrder(l.Last, confidence)
+		budget = max((1-covLast)/2, (1-covFirst)/2)
+	}
 
 	// alive[s] is the probability that S_n = s and no look has crossed.
 	alive := make([]float64, l.Last+1)

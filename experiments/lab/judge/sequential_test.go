@@ -2,6 +2,7 @@ package judge
 
 import (
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -155,5 +156,21 @@ func TestLooks_AA_DecidesMore(t *testing.T) {
 	}
 	if mean := float64(pairs) / trials; mean > 10 {
 		t.Errorf("extended: %.2f pairs on average, more than 10", mean)
+	}
+}
+
+// TestLooks_AtBound checks that the rule before 2026-12-07, kept for the
+// experiments judged under it, gives its orders again: the budget is the
+// fixed rule's error at the bound, 2.07 % at 20 pairs, and at 24 it is
+// the first look's 1.56 %, spent at once, so k stays 1.
+func TestLooks_AtBound(t *testing.T) {
+	ks, budget := Looks{First: 6, Last: 20, AtBound: true}.Orders(0.95)
+	want := []int{0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4}
+	if !slices.Equal(ks, want) || math.Abs(budget-21700.0/(1<<20)) > 1e-12 {
+		t.Errorf("bound 20: orders %v, budget %.6f; want %v, %.6f", ks, budget, want, 21700.0/(1<<20))
+	}
+	ks, budget = Looks{First: 6, Last: 24, AtBound: true}.Orders(0.95)
+	if ks[24] != 1 || math.Abs(budget-1.0/64) > 1e-12 {
+		t.Errorf("bound 24: k=%d at 24 pairs, budget %.6f; want 1 and %.6f", ks[24], budget, 1.0/64)
 	}
 }

@@ -155,8 +155,17 @@ func Judge(dir string) (*Experiment, error) {
 		}
 	}
 
-	// 4. The judgement.
-	opts := judge.Options{Looks: judge.Looks{First: meta.Pairs, Last: meta.MaxPairs}}
+	// 4. The judgement, with the sequential rule the experiment was judged
+	// by when it ran.
+	looks := judge.Looks{First: meta.Pairs, Last: meta.MaxPairs}
+	switch meta.LooksBudget {
+	case expdir.LooksNominal:
+	case "":
+		looks.AtBound = true
+	default:
+		return nil, fmt.Errorf("%s: meta.json's looks_budget %q is not a rule this harness knows (%q, or none for experiments before 2026-12-07): judge it with the harness that ran it", dir, meta.LooksBudget, expdir.LooksNominal)
+	}
+	opts := judge.Options{Looks: looks}
 	e.Report = judge.Judge(e.Runs, e.Criteria, e.Calibration, opts)
 	return e, nil
 }

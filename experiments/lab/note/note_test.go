@@ -204,3 +204,44 @@ func TestLoad_BadCriteria(t *testing.T) {
 		t.Errorf("Load with a bad criteria line: %v", err)
 	}
 }
+
+// TestLoad_LooksBudget checks that an experiment is judged by the
+// sequential rule it ran with: meta.json's looks_budget "nominal" spends
+// the nominal error, none (experiments before 2026-12-07) the fixed rule's
+// at the bound, and a name this harness does not know is an error that
+// says so.
+func TestLoad_LooksBudget(t *testing.T) {
+	for _, tc := range []struct {
+		budget  string
+		atBound bool
+		err     string
+	}{
+		{expdir.LooksNominal, false, ""},
+		{"", true, ""},
+		{"spent", false, `looks_budget "spent" is not a rule this harness knows`},
+	} {
+		dir := copyCase(t, "same")
+		d := expdir.Dir(dir)
+		m, err := d.Meta()
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.MaxPairs, m.LooksBudget = 20, tc.budget
+		if err := d.WriteMeta(&m); err != nil {
+			t.Fatal(err)
+		}
+		e, err := Load(dir)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("looks_budget %q: error %v, want one saying %q", tc.budget, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("looks_budget %q: %v", tc.budget, err)
+		}
+		if l := e.Report.Options.Looks; l.AtBound != tc.atBound || l.First != m.Pairs || l.Last != 20 {
+			t.Errorf("looks_budget %q: judged with %+v, want AtBound %v, First %d, Last 20", tc.budget, l, tc.atBound, m.Pairs)
+		}
+	}
+}

@@ -384,7 +384,8 @@ func (r *runner) start(ctx context.Context) error {
 	res.Meta = expdir.Meta{
 		Experiment: res.Experiment, Before: r.builds[0], After: r.builds[1],
 		Suite: su.Name, SuitePath: su.Path, SuiteText: su.Text,
-		Pairs: o.Pairs, MaxPairs: max(o.MaxPairs, o.Pairs), MaxTime: o.MaxTime, Runs: len(r.cells), Timeout: su.Timeout,
+		Pairs: o.Pairs, MaxPairs: max(o.MaxPairs, o.Pairs), LooksBudget: expdir.LooksNominal,
+		MaxTime: o.MaxTime, Runs: len(r.cells), Timeout: su.Timeout,
 		Controls: r.controls.Controls, Criteria: origin, AA: r.aa, Calibration: calib,
 		Changes: changes, GoBench: r.gbMeta,
 		Harness: harnessInfo(ctx, o.Repo), Machine: perfcount.ThisMachine(), Start: time.Now().UTC(),
