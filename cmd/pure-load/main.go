@@ -60,6 +60,10 @@ flags:
   --workload W    seed, get, big, put, score, total, leaders or tpcc (default get)
   --prefix PATH   path before document keys (default /docs/)
   --timeout T     limit for a connect and for each batch's answers (default 5s; 0: none)
+  --rate R        at most R requests a second in all, each connection paced on its own
+                  schedule; one behind it sends at once without catching up, so answers
+                  slower than c/R seconds keep the rate below R (default 0: as fast as
+                  answers come)
   --json          print exactly one JSON line (fields: see go doc workbench/pure/load.Result,
                   for tpcc workbench/pure/apps/tpcc/tpccload.Result)
   --tpcc-scale S  tpcc: the server's data, full or small (pure-serve --tpcc-scale; default full)
@@ -163,6 +167,7 @@ func parseArgs(args []string) (load.Config, options, error) {
 	fs.StringVar(&workload, "workload", string(cfg.Workload), "workload")
 	fs.StringVar(&cfg.Prefix, "prefix", cfg.Prefix, "document path prefix")
 	fs.DurationVar(&cfg.Timeout, "timeout", cfg.Timeout, "timeout")
+	fs.Float64Var(&cfg.Rate, "rate", 0, "requests a second in all")
 	fs.BoolVar(&opt.json, "json", false, "one JSON line")
 	fs.StringVar(&opt.cpuProfile, "cpuprofile", "", "CPU profile file")
 	fs.StringVar(&opt.tpccScale, "tpcc-scale", "full", "tpcc data scale")

@@ -22,6 +22,9 @@ func runTPCC(ctx context.Context, cfg load.Config, opt options, stdout io.Writer
 	if !ok {
 		return usageError{msg: fmt.Sprintf("--tpcc-scale %q: use full or small, as the server was started", opt.tpccScale)}
 	}
+	if cfg.Rate != 0 {
+		return usageError{msg: "--rate paces the document and scoreboard workloads; tpcc's terminals run without one: drop --rate"}
+	}
 	res, err := tpccload.Run(ctx, tpccload.Config{
 		Target: cfg.Target, Terminals: cfg.Connections, Duration: cfg.Duration,
 		Scale: scale, LoadSeed: tpccLoadSeed, Seed: opt.seed, Stats: opt.stats, Timeout: cfg.Timeout,

@@ -35,6 +35,7 @@ type worker struct {
 
 	deadlineAt int64 // clock reading when the deadline was last set
 	seq        int64 // the connection's own request counter
+	nextAt     int64 // with a rate: clock reading at which the next batch may leave
 
 	requests, ok, non2xx, connects int64
 	errs                           Errors
@@ -61,10 +62,38 @@ func (w *worker) loop() {
 			return
 		}
 		w.seq += int64(n)
+		if !w.pace() {
+			return
+		}
 		if !w.batch(n, seq) {
 			return
 		}
 	}
+}
+
+// pace waits, with a rate, until the worker's next batch may leave, and
+// moves its schedule on by one interval (from now when it is behind: no
+// catching up). It returns false when the run ends while it waits.
+func (w *worker) pace() bool {
+	if w.r.interval == 0 {
+		return true
+	}
+	now := w.r.clock()
+	if w.nextAt == 0 {
+		w.nextAt = now + w.r.interval*int64(w.id)/int64(w.r.cfg.Connections)
+	}
+	if wait := w.nextAt - now; wait > 0 {
+		if w.r.end > 0 && w.nextAt >= w.r.end {
+			return false
+		}
+		time.Sleep(time.Duration(wait))
+		if w.r.stop.Load() {
+			return false
+		}
+		now = w.nextAt
+	}
+	w.nextAt = max(w.nextAt, now) + w.r.interval
+	return true
 }
 
 // batch sends n requests numbered from seq and reads their answers,

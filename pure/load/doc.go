@@ -19,7 +19,10 @@
 // that completed its answer. With Close every request goes on a new
 // connection and says "Connection: close". A failed connection counts its
 // unanswered requests as errors by kind and is reopened for the next
-// batch.
+// batch. With a Rate each connection sleeps until its next batch's turn
+// (Connections×Pipeline/Rate seconds apart, the connections' turns spread
+// over that interval); one whose answers came late sends at once, without
+// catching up.
 //
 // # Workloads
 //

@@ -19,6 +19,9 @@ type runner struct {
 	total  int64        // the count mode's budget at the start
 	stop   atomic.Bool  // set on cancellation: stop now, count nothing in flight
 	addr   sockAddr     // the target, resolved once
+	// interval is, with a rate, the nanoseconds between one connection's
+	// batches; 0 without.
+	interval int64
 }
 
 // clock returns the nanoseconds since the run started (monotonic).
@@ -54,6 +57,9 @@ func Run(ctx context.Context, c Config) (Result, error) {
 		c.Connections = min(c.Connections, seedCount)
 	}
 	r := &runner{cfg: c, t: t}
+	if c.Rate > 0 {
+		r.interval = max(int64(float64(c.Connections*c.Pipeline)/c.Rate*1e9), 1)
+	}
 	if r.addr, err = resolve(t.addr); err != nil {
 		return Result{}, err
 	}

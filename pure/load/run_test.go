@@ -3,6 +3,7 @@ package load
 import (
 	"context"
 	"fmt"
+	"math"
 	"net"
 	"strings"
 	"sync/atomic"
@@ -425,6 +426,8 @@ func TestConfig_Check_ExplainsMistakes(t *testing.T) {
 		{func(c *Config) { c.Pipeline = 2; c.Workload = WorkloadPut }, "cannot pipeline"},
 		{func(c *Config) { c.Duration = time.Second }, "exactly one"},
 		{func(c *Config) { c.Prefix = "docs/" }, "start with /"},
+		{func(c *Config) { c.Rate = -1 }, "requests a second above 0"},
+		{func(c *Config) { c.Rate = math.Inf(1) }, "requests a second above 0"},
 	} {
 		cfg := base
 		c.edit(&cfg)
@@ -433,4 +436,26 @@ func TestConfig_Check_ExplainsMistakes(t *testing.T) {
 			t.Errorf("got %v, want an error saying %q", err, c.says)
 		}
 	}
+}
+
+// TestRun_Rate_Caps checks that a rate caps the requests: in 300 ms at 200
+// a second, 4 connections send at most 200×0.3 plus one batch each (their
+// first may leave at once), where without a rate the same loopback server
+// answers thousands. Only the cap is asserted, never a least count: a slow
+// machine sends fewer, which the cap allows.
+func TestRun_Rate_Caps(t *testing.T) {
+	s := newDocServer(t)
+	counted(t, config(s.url, WorkloadSeed, 4, 0))
+	c := config(s.url, WorkloadGet, 4, 0)
+	c.Duration = 300 * time.Millisecond
+	free := counted(t, c)
+	c.Rate = 200
+	paced := counted(t, c)
+	if limit := int64(200*0.3) + 4; paced.Requests > limit || paced.Requests == 0 {
+		t.Errorf("rate 200/s for 300 ms: %d requests, want 1 to %d", paced.Requests, limit)
+	}
+	if free.Requests <= 4*(int64(200*0.3)+4) {
+		t.Logf("without a rate only %d requests: the cap above proves little on this machine", free.Requests)
+	}
+	t.Logf("300 ms of 4 connections: %d requests without a rate, %d at 200/s", free.Requests, paced.Requests)
 }
