@@ -86,8 +86,11 @@ func (w *worker) pace() bool {
 		if w.r.end > 0 && w.nextAt >= w.r.end {
 			return false
 		}
-		time.Sleep(time.Duration(wait))
-		if w.r.stop.Load() {
+		t := time.NewTimer(time.Duration(wait))
+		select {
+		case <-t.C:
+		case <-w.r.quit:
+			t.Stop()
 			return false
 		}
 		now = w.nextAt

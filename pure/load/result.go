@@ -25,7 +25,8 @@ import (
 // latency_us holds microseconds over every answered request (ok and
 // non-2xx), from the write of its batch to the read that completed its
 // answer. client_cpu_s is the generator's own user+system CPU time over
-// the run (getrusage of the process).
+// the run (getrusage of the process). rate is the cap asked for
+// (Config.Rate), absent without one.
 type Result struct {
 	Tool        string  `json:"tool"`
 	Workload    string  `json:"workload"`
@@ -33,6 +34,7 @@ type Result struct {
 	Connections int     `json:"connections"`
 	Pipeline    int     `json:"pipeline"`
 	KeepAlive   bool    `json:"keepalive"`
+	Rate        float64 `json:"rate,omitempty"`
 	DurationS   float64 `json:"duration_s"`
 	Requests    int64   `json:"requests"`
 	OK          int64   `json:"ok"`

@@ -22,6 +22,7 @@ type runner struct {
 	// interval is, with a rate, the nanoseconds between one connection's
 	// batches; 0 without.
 	interval int64
+	quit     chan struct{} // closed by halt: wakes workers waiting for their turn
 }
 
 // clock returns the nanoseconds since the run started (monotonic).
@@ -56,7 +57,7 @@ func Run(ctx context.Context, c Config) (Result, error) {
 		c.Duration, c.Count = 0, seedCount
 		c.Connections = min(c.Connections, seedCount)
 	}
-	r := &runner{cfg: c, t: t}
+	r := &runner{cfg: c, t: t, quit: make(chan struct{})}
 	if c.Rate > 0 {
 		r.interval = max(int64(float64(c.Connections*c.Pipeline)/c.Rate*1e9), 1)
 	}
@@ -88,7 +89,7 @@ func Run(ctx context.Context, c Config) (Result, error) {
 	cpu := cpuSeconds() - cpu0
 
 	res := Result{Tool: "pure-load", Workload: string(c.Workload), Target: c.Target,
-		Connections: c.Connections, Pipeline: c.Pipeline, KeepAlive: !c.Close,
+		Connections: c.Connections, Pipeline: c.Pipeline, KeepAlive: !c.Close, Rate: c.Rate,
 		DurationS: elapsed.Seconds(), ClientCPUS: cpu}
 	var h Histogram
 	for _, w := range workers {
@@ -142,6 +143,7 @@ func watch(ctx context.Context, r *runner, workers []*worker, done <-chan struct
 
 func halt(r *runner, workers []*worker) {
 	r.stop.Store(true)
+	close(r.quit)
 	for _, w := range workers {
 		w.mu.Lock()
 		if w.conn != nil {

@@ -459,3 +459,26 @@ func TestRun_Rate_Caps(t *testing.T) {
 	}
 	t.Logf("300 ms of 4 connections: %d requests without a rate, %d at 200/s", free.Requests, paced.Requests)
 }
+
+// TestRun_Rate_CancelWakesWaiters checks that cancelling a paced run does
+// not wait for the connections' turns: at one request a minute, the second
+// connection's first turn is 30 s away, and Run must return soon after the
+// cancel.
+func TestRun_Rate_CancelWakesWaiters(t *testing.T) {
+	s := newDocServer(t)
+	c := config(s.url, WorkloadGet, 2, 0)
+	c.Duration, c.Rate = time.Hour, 1.0/60
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { _, err := Run(ctx, c); done <- err }()
+	time.Sleep(100 * time.Millisecond)
+	cancel()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Errorf("cancelled run returned no error")
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("Run still waiting 20 s after the cancel: a paced connection did not wake")
+	}
+}
